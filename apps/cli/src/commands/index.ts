@@ -1,0 +1,26 @@
+import type { Command } from '../command.ts';
+import { keysCreate, keysGenerate, keysList, keysRevoke } from './keys.ts';
+import { migrateCommand } from './migrate.ts';
+import { orgsCreate, orgsList } from './orgs.ts';
+import { serve } from './serve.ts';
+
+/** Every cairn command; a name given twice is a programming error caught at load. */
+export const commands: readonly Command[] = register([
+  serve,
+  migrateCommand,
+  orgsCreate,
+  orgsList,
+  keysCreate,
+  keysList,
+  keysRevoke,
+  keysGenerate,
+]);
+
+function register(list: Command[]): Command[] {
+  const names = new Set<string>();
+  for (const c of list) {
+    if (names.has(c.name)) throw new Error(`command "${c.name}" is registered twice`);
+    names.add(c.name);
+  }
+  return list;
+}

@@ -1,0 +1,69 @@
+import { bootstrapDemo } from '@cairn/identity';
+import { createApp } from '@cairn/kit';
+import { startAdminSocket } from '../admin-socket.ts';
+import type { Command } from '../command.ts';
+import { execute } from '../execute.ts';
+import { bufferedOutput } from '../output.ts';
+
+export const serve: Command = {
+  name: 'serve',
+  describe:
+    'Start Cairn: every service on PORT (default 8080), on the embedded database unless DATABASE_URL is set',
+  usesDatabase: true,
+  forwardable: false,
+  serverLogs: true,
+  async run(_args, ctx) {
+    const runtime = await ctx.runtime();
+    const { config, log } = runtime.deps;
+    const app = await createApp(runtime.deps, runtime.services);
+    await runtime.identity.start();
+    const boot = await bootstrapDemo(runtime.identity.deps, config.bootstrapServiceKey);
+    const address = await app.listen({ port: config.port, host: config.host });
+
+    if (!config.databaseUrl) {
+      await startAdminSocket(config.dataDir, async (argv) => {
+        const buffer = bufferedOutput();
+        const code = await execute(argv, buffer.out, async () => runtime);
+        return { code, stdout: buffer.stdout(), stderr: buffer.stderr() };
+      });
+    }
+
+    const storage = config.databaseUrl
+      ? 'PostgreSQL (DATABASE_URL)'
+      : `the embedded database in ${config.dataDir}`;
+    ctx.out.line(`Cairn is listening on ${address}, on ${storage}`);
+    if (boot?.newServiceKey) {
+      ctx.out.line(
+        [
+          '',
+          'Created the organization "Demo" and its service key. It is shown this once; store it now:',
+          '',
+          `  ${boot.newServiceKey}`,
+          '',
+          'Try it:',
+          `  curl -X POST '${address}/users/managed-user/create?first_name=Ada&last_name=Lovelace' \\`,
+          `    -H 'Authorization: Bearer ${boot.newServiceKey}' -H 'X-Users-Api-Version: 2025-06-17' -H 'Accept: application/json'`,
+          '',
+        ].join('\n'),
+      );
+    }
+
+    await new Promise<void>((done) => {
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) process.exit(1); // a second signal: stop now
+        stopping = true;
+        log.info({ signal }, 'shutting down');
+        const force = setTimeout(() => {
+          log.error('graceful shutdown timed out; exiting');
+          process.exit(1);
+        }, config.shutdownGraceMs);
+        force.unref();
+        void app.close().then(done, done);
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
+    return 0;
+  },
+};

@@ -1,0 +1,2 @@
+export { main } from './main.ts';
+export { openRuntime, type Runtime } from './runtime.ts';

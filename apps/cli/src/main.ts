@@ -1,0 +1,46 @@
+import { type Config, createLogger, loadConfig, lockHolder } from '@cairn/kit';
+import { forwardToServer } from './admin-socket.ts';
+import { execute, findCommand, reportError } from './execute.ts';
+import { consoleOutput } from './output.ts';
+import { openRuntime, type Runtime } from './runtime.ts';
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const out = consoleOutput();
+  let config: Readonly<Config>;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    return reportError(error, out);
+  }
+
+  const found = findCommand(argv);
+  const wantsHelp = argv.includes('--help') || argv.includes('-h');
+  if (
+    found?.command.usesDatabase &&
+    found.command.forwardable !== false &&
+    !wantsHelp &&
+    !config.databaseUrl &&
+    lockHolder(config.dataDir) !== undefined
+  ) {
+    try {
+      const result = await forwardToServer(config.dataDir, argv);
+      process.stdout.write(result.stdout);
+      process.stderr.write(result.stderr);
+      return result.code;
+    } catch {
+      // No admin socket answered: fall through, and opening the database will say who holds it.
+    }
+  }
+
+  let runtime: Runtime | undefined;
+  try {
+    return await execute(argv, out, async () => {
+      runtime ??= await openRuntime(config, {
+        log: createLogger(found?.command.serverLogs ? config.logLevel : 'warn'),
+      });
+      return runtime;
+    });
+  } finally {
+    await runtime?.close();
+  }
+}

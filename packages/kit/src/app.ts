@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyPluginAsync } from 'fastify';
+import type { Logger } from 'pino';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Migration } from './db/migrations.ts';
+import type { Db } from './db/types.ts';
+import { errorHandler, messageShape } from './error-shapes.ts';
+import { type RouteIndex, trackRoutes } from './method-not-allowed.ts';
+import type { Metrics } from './metrics.ts';
+import { filterOpenApi } from './openapi.ts';
+import { formatSchemaErrors } from './schema-errors.ts';
+
+export interface AppDeps {
+  config: Readonly<Config>;
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  metrics: Metrics;
+}
+
+/** A service: its migrations and an encapsulated Fastify plugin mounted on the API port. */
+export interface ServiceModule {
+  name: string;
+  title: string;
+  migrations: Migration[];
+  plugin: FastifyPluginAsync;
+}
+
+export type App = Awaited<ReturnType<typeof createApp>>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+    routeIndex: RouteIndex;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function createApp(deps: AppDeps, services: readonly ServiceModule[]) {
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 1024 * 1024,
+    // Ajv keeps the failing schema, so `x-message` can say what a parameter must be.
+    ajv: { customOptions: { keywords: ['x-message'], verbose: true } },
+    schemaErrorFormatter: formatSchemaErrors,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('deps', deps);
+  app.decorateRequest('auth', undefined);
+  app.decorate('routeIndex', trackRoutes(app));
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Cairn', version: '0.1.0', description: services.map((s) => s.title).join('; ') },
+      servers: [{ url: deps.config.publicUrl }],
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      },
+    },
+  });
+
+  app.addHook('onSend', async function requestIdHeader(request, reply) {
+    void reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async function recordMetrics(request, reply) {
+    const route = request.routeOptions.url ?? 'unmatched';
+    deps.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    deps.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  app.setErrorHandler(errorHandler(messageShape));
+  app.setNotFoundHandler(async function routeNotFound(request) {
+    throw app.routeIndex.notFoundError(request);
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await deps.db.query('SELECT 1');
+      return { status: 'ready' };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable', message: 'database is not reachable' });
+    }
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    void reply.header('content-type', deps.metrics.registry.contentType);
+    return deps.metrics.registry.metrics();
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get<{ Params: { service: string } }>(
+    '/openapi/:service',
+    { schema: { hide: true } },
+    async (request) => {
+      const name = request.params.service.replace(/\.json$/, '');
+      if (!services.some((s) => s.name === name)) {
+        throw app.routeIndex.notFoundError(request);
+      }
+      return filterOpenApi(app.swagger(), name);
+    },
+  );
+
+  for (const service of services) await app.register(service.plugin);
+  await app.ready();
+  return app;
+}

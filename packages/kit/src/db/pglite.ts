@@ -1,0 +1,85 @@
+import { PGlite, type PGliteInterface, type PGliteOptions } from '@electric-sql/pglite';
+import { cube } from '@electric-sql/pglite/contrib/cube';
+import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { acquireLock } from './lockfile.ts';
+import type { Db, Queryable, QueryResult } from './types.ts';
+
+const INT8_OID = 20;
+
+export const pgliteOptions: PGliteOptions = {
+  extensions: { cube, earthdistance, pg_trgm },
+  // int8 ids fit in a JS number (< 2^53); node-postgres is configured the same way.
+  parsers: { [INT8_OID]: (value: string) => Number(value) },
+};
+
+interface PGliteLike {
+  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+  exec(sql: string): Promise<unknown>;
+}
+
+function queryable(target: PGliteLike): Queryable {
+  return {
+    async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
+      const result = await wrap(() => target.query<R>(sql, [...params]));
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    },
+    async exec(sql: string) {
+      await wrap(() => target.exec(sql));
+    },
+  };
+}
+
+/** PGlite errors print pages of minified source when logged whole; keep message, code and position. */
+async function wrap<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Error && 'code' in error) {
+      const clean = new Error(error.message) as Error & {
+        code?: unknown;
+        detail?: unknown;
+        constraint?: unknown;
+      };
+      clean.code = (error as { code: unknown }).code;
+      clean.detail = (error as { detail?: unknown }).detail;
+      clean.constraint = (error as { constraint?: unknown }).constraint;
+      throw clean;
+    }
+    throw error;
+  }
+}
+
+export function wrapPglite(pg: PGliteInterface, release: () => void = () => {}): Db {
+  return {
+    engine: 'pglite',
+    ...queryable(pg),
+    transaction: (fn) => pg.transaction((tx) => fn(queryable(tx))),
+    async listen(channel, onMessage) {
+      const unsubscribe = await pg.listen(channel, onMessage);
+      return async () => unsubscribe();
+    },
+    async notify(channel, payload) {
+      await pg.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    async close() {
+      try {
+        if (!pg.closed) await pg.close();
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+/** Opens (creating if needed) the embedded database under dataDir, holding the directory's lock. */
+export async function openPglite(dataDir: string): Promise<Db> {
+  const release = acquireLock(dataDir);
+  try {
+    const pg = await PGlite.create(`${dataDir}/pgdata`, pgliteOptions);
+    return wrapPglite(pg, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}

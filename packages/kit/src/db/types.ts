@@ -1,0 +1,22 @@
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+/** What a store needs: parameterised queries, and multi-statement text for migrations. */
+export interface Queryable {
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  exec(sql: string): Promise<void>;
+}
+
+export type Engine = 'pglite' | 'postgres';
+
+export interface Db extends Queryable {
+  readonly engine: Engine;
+  /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** LISTEN on a channel; returns a function that stops listening. */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  notify(channel: string, payload: string): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,25 @@
+export { type App, type AppDeps, createApp, type ServiceModule } from './app.ts';
+export { type AuthContext, bearerToken, type CredentialKind, type ResolveBearer } from './auth.ts';
+export { type Clock, createFakeClock, type FakeClock, systemClock } from './clock.ts';
+export { type Config, ConfigError, loadConfig } from './config.ts';
+export { DataDirInUseError, lockHolder } from './db/lockfile.ts';
+export { type Migration, migrate, migrationsDigest, migrationsFromDir } from './db/migrations.ts';
+export { openDb } from './db/open.ts';
+export { openPglite } from './db/pglite.ts';
+export { openPostgres } from './db/postgres.ts';
+export { createTestDb, testDatabaseUrl } from './db/test-db.ts';
+export type { Db, Engine, Queryable, QueryResult } from './db/types.ts';
+export { type ErrorShape, edgeShape, errorHandler, messageShape, oauthShape } from './error-shapes.ts';
+export * from './errors.ts';
+export { createLogger, type Logger, loggerOptions, redactUrl } from './log.ts';
+export { createMetrics, type Metrics } from './metrics.ts';
+export {
+  generateToken,
+  hashToken,
+  newId,
+  TOKEN_PREFIXES,
+  type TokenKind,
+  tokenHint,
+  tokenKindOf,
+} from './tokens.ts';
+export { API_VERSION, requireVersionHeader } from './version-header.ts';

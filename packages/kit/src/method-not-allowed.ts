@@ -1,0 +1,49 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { methodNotAllowed, notFound } from './errors.ts';
+
+/**
+ * Fastify answers 404 for a known path with an unknown method; HTTP says 405 with `Allow`. We mirror every
+ * route into a second router that only answers "which methods does this path have?".
+ */
+export class RouteIndex {
+  private readonly router = FindMyWay();
+  private readonly methods = new Set<HTTPMethod>();
+
+  add(method: string | string[], url: string) {
+    for (const m of Array.isArray(method) ? method : [method]) {
+      const upper = m.toUpperCase() as HTTPMethod;
+      if (this.router.hasRoute(upper, url)) continue;
+      this.router.on(upper, url, () => {});
+      this.methods.add(upper);
+    }
+  }
+
+  allowed(path: string): string[] {
+    return [...this.methods].filter((m) => this.router.find(m, path) !== null);
+  }
+
+  /** Throws the 405 (with Allow) or 404 error for a request that matched no route. */
+  notFoundError(request: FastifyRequest) {
+    const path = request.url.split('?')[0] ?? '/';
+    const allow = this.allowed(path);
+    if (allow.length > 0) {
+      return methodNotAllowed(
+        `Method ${request.method} is not allowed on ${path}; use ${allow.join(' or ')}`,
+        allow,
+      );
+    }
+    return notFound(`No route ${request.method} ${path}`);
+  }
+}
+
+export function trackRoutes(app: FastifyInstance): RouteIndex {
+  const index = new RouteIndex();
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'HEAD') return;
+    index.add(route.method, route.url ?? route.path);
+  });
+  return index;
+}
+
+export type NotFoundRenderer = (request: FastifyRequest, reply: FastifyReply) => unknown;

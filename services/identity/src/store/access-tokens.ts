@@ -1,0 +1,73 @@
+import type { Queryable } from '@cairn/kit';
+
+export type AccessTokenKind = 'managed_user' | 'oauth_user';
+
+export interface AccessTokenRecord {
+  id: string;
+  kind: AccessTokenKind;
+  userId: number;
+  organizationId: string;
+  appId: string | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+  revokedReason: string | null;
+}
+
+interface Row {
+  id: string;
+  kind: AccessTokenKind;
+  user_id: number;
+  organization_id: string;
+  app_id: string | null;
+  created_at: Date;
+  revoked_at: Date | null;
+  revoked_reason: string | null;
+}
+
+const toRecord = (r: Row): AccessTokenRecord => ({
+  id: r.id,
+  kind: r.kind,
+  userId: r.user_id,
+  organizationId: r.organization_id,
+  appId: r.app_id,
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
+  revokedReason: r.revoked_reason,
+});
+
+export async function insertAccessToken(
+  db: Queryable,
+  token: Omit<AccessTokenRecord, 'revokedAt' | 'revokedReason'>,
+  tokenHash: string,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO access_tokens (id, token_hash, kind, user_id, organization_id, app_id, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [token.id, tokenHash, token.kind, token.userId, token.organizationId, token.appId, token.createdAt],
+  );
+}
+
+export async function findAccessTokenByHash(
+  db: Queryable,
+  tokenHash: string,
+): Promise<AccessTokenRecord | undefined> {
+  const { rows } = await db.query<Row>('SELECT * FROM access_tokens WHERE token_hash = $1', [tokenHash]);
+  return rows[0] && toRecord(rows[0]);
+}
+
+/** Revokes every live token of a user (optionally only one app's); returns the revoked hashes. */
+export async function revokeUserTokens(
+  db: Queryable,
+  userId: number,
+  at: Date,
+  reason: string,
+  appId?: string,
+): Promise<string[]> {
+  const { rows } = await db.query<{ token_hash: string }>(
+    `UPDATE access_tokens SET revoked_at = $2, revoked_reason = $3
+      WHERE user_id = $1 AND revoked_at IS NULL AND ($4::uuid IS NULL OR app_id = $4)
+      RETURNING token_hash`,
+    [userId, at, reason, appId ?? null],
+  );
+  return rows.map((r) => r.token_hash);
+}
