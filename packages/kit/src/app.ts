@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { Migration } from './db/migrations.ts';
 import type { Db } from './db/types.ts';
 import { errorHandler, messageShape } from './error-shapes.ts';
+import { notFound } from './errors.ts';
 import { type RouteIndex, trackRoutes } from './method-not-allowed.ts';
 import type { Metrics } from './metrics.ts';
 import { filterOpenApi } from './openapi.ts';
@@ -103,7 +104,7 @@ export async function createApp(deps: AppDeps, services: readonly ServiceModule[
     async (request) => {
       const name = request.params.service.replace(/\.json$/, '');
       if (!services.some((s) => s.name === name)) {
-        throw app.routeIndex.notFoundError(request);
+        throw notFound(`No service "${name}"; there are: ${services.map((s) => s.name).join(', ')}`);
       }
       return filterOpenApi(app.swagger(), name);
     },

@@ -22,6 +22,11 @@ export function bearerToken(request: FastifyRequest): string {
   if (header === undefined || header === '') {
     throw unauthorized('Missing Authorization header; send Authorization: Bearer <credential>');
   }
+  if (/^Bearer\s*$/i.test(header)) {
+    throw unauthorized(
+      'The Authorization header has no credential after "Bearer"; send Authorization: Bearer <credential>',
+    );
+  }
   const match = /^Bearer +([\x21-\x7e]+)\s*$/i.exec(header);
   if (!match) {
     throw unauthorized('Malformed Authorization header; expected "Bearer <credential>"');

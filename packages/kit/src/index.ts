@@ -7,7 +7,7 @@ export { type Migration, migrate, migrationsDigest, migrationsFromDir } from './
 export { openDb } from './db/open.ts';
 export { openPglite } from './db/pglite.ts';
 export { openPostgres } from './db/postgres.ts';
-export { createTestDb, testDatabaseUrl } from './db/test-db.ts';
+export { createTestDb, type TestDb, testDatabaseUrl } from './db/test-db.ts';
 export type { Db, Engine, Queryable, QueryResult } from './db/types.ts';
 export { type ErrorShape, edgeShape, errorHandler, messageShape, oauthShape } from './error-shapes.ts';
 export * from './errors.ts';

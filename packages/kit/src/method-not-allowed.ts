@@ -27,7 +27,7 @@ export class RouteIndex {
   notFoundError(request: FastifyRequest) {
     const path = request.url.split('?')[0] ?? '/';
     const allow = this.allowed(path);
-    if (allow.length > 0) {
+    if (allow.length > 0 && !allow.includes(request.method)) {
       return methodNotAllowed(
         `Method ${request.method} is not allowed on ${path}; use ${allow.join(' or ')}`,
         allow,

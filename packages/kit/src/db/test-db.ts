@@ -17,7 +17,10 @@ export function testDatabaseUrl(): string | undefined {
   return process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined;
 }
 
-export async function createTestDb(migrations: readonly Migration[]): Promise<Db> {
+/** A test database; on PostgreSQL `url` lets other processes connect to the same database. */
+export type TestDb = Db & { url?: string };
+
+export async function createTestDb(migrations: readonly Migration[]): Promise<TestDb> {
   const url = testDatabaseUrl();
   return url ? createPostgresTestDb(url, migrations) : createPgliteTestDb(migrations);
 }
@@ -45,7 +48,7 @@ function withDatabase(url: string, name: string): string {
 
 const TEMPLATE_LOCK = 4_242_002;
 
-async function createPostgresTestDb(url: string, migrations: readonly Migration[]): Promise<Db> {
+async function createPostgresTestDb(url: string, migrations: readonly Migration[]): Promise<TestDb> {
   const template = `cairn_tpl_${migrationsDigest(migrations)}`;
   const name = `cairn_t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
@@ -76,6 +79,7 @@ async function createPostgresTestDb(url: string, migrations: readonly Migration[
   const db = openPostgres(withDatabase(url, name), { max: 5 });
   return {
     ...db,
+    url: withDatabase(url, name),
     async close() {
       await db.close();
       const dropper = new pg.Client({ connectionString: url });

@@ -1,0 +1,50 @@
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import type { AppDeps, ServiceModule } from './app.ts';
+import { createApp } from './app.ts';
+import { type Clock, createFakeClock } from './clock.ts';
+import { type Config, loadConfig } from './config.ts';
+import type { Migration } from './db/migrations.ts';
+import { createTestDb, type TestDb } from './db/test-db.ts';
+import { createLogger } from './log.ts';
+import { createMetrics } from './metrics.ts';
+
+/** Everything a service test needs, on a fresh migrated database, with every log line kept for inspection. */
+export interface TestDeps extends AppDeps {
+  db: TestDb;
+  logLines: string[];
+}
+
+export async function createTestDeps(
+  migrations: readonly Migration[],
+  options: { clock?: Clock; env?: Record<string, string> } = {},
+): Promise<TestDeps> {
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const config: Readonly<Config> = loadConfig({ CAIRN_DATA_DIR: '/nonexistent', ...options.env });
+  return {
+    config,
+    db: await createTestDb(migrations),
+    clock: options.clock ?? createFakeClock(),
+    log: createLogger('info', sink),
+    metrics: createMetrics({ defaultMetrics: false }),
+    logLines,
+  };
+}
+
+/** Serves the given services on a random loopback port; returns its base URL and a close function. */
+export async function serveOnLoopback(deps: AppDeps, services: readonly ServiceModule[]) {
+  const app = await createApp(deps, services);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    app,
+    baseUrl: `http://127.0.0.1:${port}`,
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { testDatabaseUrl } from '@cairn/kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServiceKey, revokeServiceKey } from '../src/index.ts';
+import { callUsersApi, type IdentityFixture, startIdentity } from './helpers.ts';
+
+const cli = fileURLToPath(new URL('../../../apps/cli/bin/cairn.js', import.meta.url));
+
+/** Starts `cairn serve` in another process on the same PostgreSQL database; resolves with its base URL. */
+function startServer(databaseUrl: string): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const child = spawn(process.execPath, [cli, 'serve'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, baseUrl: match[1]! });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+}
+
+describe.skipIf(!testDatabaseUrl())('revocation across processes sharing PostgreSQL', () => {
+  let f: IdentityFixture;
+  let other: { child: ChildProcess; baseUrl: string };
+  beforeAll(async () => {
+    f = await startIdentity();
+    other = await startServer(f.deps.db.url!);
+  }, 60_000);
+  afterAll(async () => {
+    other?.child.kill('SIGTERM');
+    await f?.close();
+  });
+
+  it('a key revoked in this process is refused by the other on its next request', async () => {
+    const { key, secret } = await createServiceKey(f.identity.deps, {
+      organizationId: f.orgId,
+      name: 'shared',
+    });
+    // The other process has resolved (and cached) the key.
+    for (let i = 0; i < 3; i++) {
+      expect(
+        (await callUsersApi(other.baseUrl, '/users/managed-user/create', { token: secret })).status,
+      ).toBe(200);
+    }
+    await revokeServiceKey(f.identity.deps, key.id);
+    const res = await callUsersApi(other.baseUrl, '/users/managed-user/create', { token: secret });
+    expect(res.status).toBe(401);
+    expect(res.body.message).toBe('Invalid request token. This service key has been revoked.');
+  });
+
+  it('a managed user refreshed in the other process loses its old token here at once', async () => {
+    const created = await callUsersApi(other.baseUrl, '/users/managed-user/create', { token: f.serviceKey });
+    const oldToken = created.body.access_token as string;
+    await f.identity.resolveBearer(oldToken); // cached in this process
+    const refreshed = await callUsersApi(
+      other.baseUrl,
+      `/users/managed-user/refresh-token?target_user_id=${created.body.user_id}`,
+      { token: f.serviceKey },
+    );
+    expect(refreshed.status).toBe(200);
+    // NOTIFY is delivered at the other process's commit; give the event loop one turn to read it.
+    await new Promise((r) => setImmediate(r));
+    await expect(f.identity.resolveBearer(oldToken)).rejects.toMatchObject({ status: 401 });
+  });
+});
