@@ -1,0 +1,30 @@
+// What a body processor produces for the transaction.
+
+import type { EntryList } from '../engine/collections/entry-list.ts';
+import type { EngineConfig } from '../engine/config.ts';
+
+export interface BodyResult {
+  args?: EntryList;
+  /** Set when the body could not be parsed (REQBODY_ERROR = 1). */
+  error?: string;
+  xml?: { root: string; attributes: string[] };
+  files?: EntryList;
+  filesSizes?: EntryList;
+  filesCombinedSize?: number;
+  partHeaders?: EntryList;
+  flags?: Map<string, number>;
+  lastFilename?: string;
+  lastName?: string;
+}
+
+export interface BodyParser {
+  /** REQBODY_PROCESSOR name. */
+  readonly name: string;
+  parse(body: string, contentType: string, config: EngineConfig): BodyResult;
+}
+
+/** UTF-8 text decoded by a parser back to a binary string. */
+export function toBinary(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII range test
+  return /^[\x00-\x7f]*$/.test(text) ? text : Buffer.from(text, 'utf8').toString('latin1');
+}

@@ -1,0 +1,54 @@
+// Evaluates one rule (all links of its chain) against the transaction. A link matches when the
+// operator holds for at least one of its values; each match runs the link's non-disruptive
+// actions (setvar, ctl…) at once, as ModSecurity does, before the next link is evaluated.
+
+import type { Rule, Transaction } from '../types.ts';
+import { resolveTargets } from './targets.ts';
+import { applyChain, chainSteps } from './transform-chain.ts';
+
+function onMatch(tx: Transaction, link: Rule, name: string, value: string): void {
+  tx.setMatched(name, value);
+  const actions = link.actions;
+  for (let i = 0; i < actions.length; i++) actions[i]!.fn(tx, link);
+}
+
+function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
+  tx.capture = link.capture;
+  const op = link.operator;
+  const negated = link.negated;
+  if (link.targets.length === 0) {
+    if (op(tx, '') === negated) return false;
+    onMatch(tx, link, '', '');
+    return true;
+  }
+  const { values, names } = resolveTargets(tx, link, starter);
+  let matched = false;
+  for (let i = 0; i < values.length; i++) {
+    const raw = values[i]!;
+    if (link.multiMatch) {
+      for (const v of chainSteps(tx, link.transform, raw)) {
+        if (op(tx, v) !== negated) {
+          matched = true;
+          onMatch(tx, link, names[i]!, v);
+        }
+      }
+      continue;
+    }
+    const v = link.transform ? applyChain(tx, link.transform, raw) : raw;
+    if (op(tx, v) !== negated) {
+      matched = true;
+      onMatch(tx, link, names[i]!, v);
+    }
+  }
+  return matched;
+}
+
+/** True when every link of the rule's chain matched. */
+export function evaluateRule(tx: Transaction, rule: Rule): boolean {
+  tx.currentRule = rule;
+  tx.matchedVars.clear();
+  for (let link: Rule | undefined = rule; link; link = link.chained) {
+    if (!evaluateLink(tx, link, rule)) return false;
+  }
+  return true;
+}

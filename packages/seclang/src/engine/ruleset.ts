@@ -1,0 +1,96 @@
+// The compiled rule set: one ordered list per phase (markers appear in every phase, as in
+// ModSecurity), jump targets for skipAfter resolved once, and the engine configuration.
+
+import type { Rule, Target } from '../types.ts';
+import { defaultEngineConfig, type EngineConfig } from './config.ts';
+
+/** A phase list item: a rule, or a marker name. */
+export type PhaseItem = Rule | string;
+
+export interface DefaultAction {
+  readonly actions: ReadonlyArray<{ name: string; arg: string | undefined }>;
+}
+
+export class RuleSet {
+  readonly config: EngineConfig = defaultEngineConfig();
+  readonly phases: PhaseItem[][] = [[], [], [], [], [], []];
+  readonly defaults = new Map<number, DefaultAction>();
+  /** Per phase: for the item at index i, where execution continues after its skipAfter. */
+  jumps: Int32Array[] = [];
+  /** Count of cacheable target lists (slots of the per-transaction target cache). */
+  targetSlots = 0;
+
+  addRule(rule: Rule): void {
+    const list = this.phases[rule.phase];
+    if (!list) throw new Error(`phase ${rule.phase} out of range`);
+    list.push(rule);
+  }
+
+  addMarker(name: string): void {
+    for (let p = 1; p < this.phases.length; p++) this.phases[p]!.push(name);
+  }
+
+  rules(): Rule[] {
+    const out: Rule[] = [];
+    for (const list of this.phases) for (const item of list) if (typeof item !== 'string') out.push(item);
+    return out;
+  }
+
+  findById(id: number): Rule | undefined {
+    return this.rules().find((r) => r.id === id);
+  }
+
+  /** Drops every rule for which `predicate` holds. */
+  removeRules(predicate: (rule: Rule) => boolean): number {
+    let removed = 0;
+    for (let p = 0; p < this.phases.length; p++) {
+      const before = this.phases[p]!.length;
+      this.phases[p] = this.phases[p]!.filter((item) => typeof item === 'string' || !predicate(item));
+      removed += before - this.phases[p]!.length;
+    }
+    return removed;
+  }
+
+  /** Resolves skipAfter targets and cache slots; call after the last change to the rule lists. */
+  finalize(): void {
+    const slots = new Map<string, number>();
+    for (const rule of this.rules()) {
+      for (let link: Rule | undefined = rule; link; link = link.chained) {
+        if (link.targets.length === 0 || link.targets.some((t) => t.variable.dynamic)) {
+          link.targetCacheSlot = -1;
+          continue;
+        }
+        const sig = link.targets.map(targetSignature).join('|');
+        let slot = slots.get(sig);
+        if (slot === undefined) {
+          slot = slots.size;
+          slots.set(sig, slot);
+        }
+        link.targetCacheSlot = slot;
+      }
+    }
+    this.targetSlots = slots.size;
+    this.jumps = this.phases.map((list) => {
+      const jumps = new Int32Array(list.length).fill(-1);
+      list.forEach((item, i) => {
+        if (typeof item === 'string' || item.skipAfter === undefined) return;
+        let target = list.length;
+        for (let j = i + 1; j < list.length; j++) {
+          if (list[j] === item.skipAfter) {
+            target = j;
+            break;
+          }
+        }
+        jumps[i] = target;
+      });
+      return jumps;
+    });
+  }
+}
+
+function targetSignature(t: Target): string {
+  const sel = t.selector;
+  const key = sel.kind === 'all' ? '' : sel.kind === 'key' ? `:${sel.raw}` : `:/${sel.source}/`;
+  const ex = t.exclusions.map((x) => (typeof x === 'string' ? x : `/${x.source}/`)).join(',');
+  return `${t.count ? '&' : ''}${t.variable.name}${key}!${ex}`;
+}

@@ -1,0 +1,22 @@
+// @cairn/seclang: a ModSecurity SecLang engine for the OWASP Core Rule Set 3.3.
+//
+//   const waf = await loadCrs({ paranoiaLevel: 1, inboundThreshold: 5 });
+//   const r = waf.evaluate({ method: 'GET', uri: '/?q=1', httpVersion: '1.1', headers: [['Host', 'x']] });
+//   r.decision; r.matchedRules; r.anomalyScore;
+
+export type { EngineConfig } from './engine/config.ts';
+export type { WafRequest } from './engine/request-data.ts';
+export type { MatchedRule } from './engine/transaction.ts';
+export { SecLangError } from './errors.ts';
+export {
+  type BodyLimits,
+  CrsNotFoundError,
+  DEFAULT_CRS_DIR,
+  DEFAULT_SETUP_FILE,
+  type LoadCrsOptions,
+  loadCrs,
+  loadCrsSync,
+  loadRules,
+} from './loader.ts';
+export type { RuleAction, RuleOverrides } from './overrides.ts';
+export { type Decision, type EvaluationResult, Waf, type WafOptions } from './waf.ts';

@@ -1,0 +1,332 @@
+// PCRE → JavaScript RegExp translation, done once at load time.
+// Rewrites: leading/whole `(?i)` → flag i; scoped `(?i:…)`/`(?i)` → letters expanded to [xX];
+// possessive quantifiers → greedy; `\z` `\Z` `\A` → lookarounds; PCRE's ASCII `\s` (JS `\s` also
+// matches U+00A0 and friends); `\x{hh}`, `\e`, `\Q…\E`, POSIX classes, atomic and `(?P<name>` groups.
+// Flag `s` always: ModSecurity v2 compiles with DOTALL and DOLLAR_ENDONLY, which JS `$` already is.
+
+import { RuleCompileError } from '../errors.ts';
+
+export interface TranslatedRegex {
+  readonly source: string;
+  readonly flags: string;
+}
+
+const SPACE_CHARS = '\\t\\n\\v\\f\\r ';
+
+const POSIX: Record<string, string> = {
+  alpha: 'a-zA-Z',
+  digit: '0-9',
+  alnum: 'a-zA-Z0-9',
+  upper: 'A-Z',
+  lower: 'a-z',
+  space: SPACE_CHARS,
+  blank: ' \\t',
+  xdigit: '0-9A-Fa-f',
+  word: '\\w',
+  punct: '!-\\/:-@\\[-`{-~',
+  cntrl: '\\x00-\\x1f\\x7f',
+  print: '\\x20-\\x7e',
+  graph: '\\x21-\\x7e',
+};
+
+function isLetter(c: string): boolean {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+function otherCase(c: string): string {
+  return c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
+}
+
+function hexEscape(code: number): string {
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+function escapeLiteral(c: string): string {
+  return /[\\^$.*+?()[\]{}|/-]/.test(c) ? `\\${c}` : c;
+}
+
+/** Index of the `)` closing the group opened at `start`, or -1. */
+export function closingParen(p: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < p.length; i++) {
+    const c = p[i];
+    if (c === '\\') {
+      i++;
+    } else if (c === '[') {
+      i = classEnd(p, i);
+    } else if (c === '(') {
+      depth++;
+    } else if (c === ')') {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
+}
+
+/** Index of the `]` that closes the class opened at `start`. */
+function classEnd(p: string, start: number): number {
+  let i = start + 1;
+  if (p[i] === '^') i++;
+  if (p[i] === ']') i++;
+  for (; i < p.length; i++) {
+    const c = p[i];
+    if (c === '\\') i++;
+    else if (c === '[' && p[i + 1] === ':') {
+      const end = p.indexOf(':]', i + 2);
+      if (end > 0) i = end + 1;
+    } else if (c === ']') return i;
+  }
+  throw new RuleCompileError(`unterminated character class at offset ${start}`);
+}
+
+/** Reads `\x{…}` or `\xhh` at `i` (pointing at the backslash); returns [code, next index]. */
+function readHex(p: string, i: number): [number, number] {
+  if (p[i + 2] === '{') {
+    const end = p.indexOf('}', i + 3);
+    if (end < 0) throw new RuleCompileError('unterminated \\x{…}');
+    return [Number.parseInt(p.slice(i + 3, end), 16), end + 1];
+  }
+  let j = i + 2;
+  let hex = '';
+  while (j < p.length && hex.length < 2 && /[0-9a-fA-F]/.test(p[j]!)) hex += p[j++];
+  return [hex ? Number.parseInt(hex, 16) : 0, j];
+}
+
+function translateClass(p: string, start: number, ci: boolean): [string, number] {
+  const end = classEnd(p, start);
+  let out = '[';
+  let i = start + 1;
+  if (p[i] === '^') {
+    out += '^';
+    i++;
+  }
+  if (p[i] === ']') {
+    out += '\\]';
+    i++;
+  }
+  const extra: string[] = [];
+  while (i < end) {
+    const c = p[i]!;
+    if (c === '\\') {
+      const n = p[i + 1]!;
+      if (n === 's') out += SPACE_CHARS;
+      else if (n === 'x') {
+        const [code, next] = readHex(p, i);
+        out += hexEscape(code);
+        i = next;
+        continue;
+      } else if (n === 'e') out += '\\x1b';
+      else if (n === 'a') out += '\\x07';
+      else out += `\\${n}`;
+      i += 2;
+      continue;
+    }
+    if (c === '[' && p[i + 1] === ':') {
+      const close = p.indexOf(':]', i + 2);
+      const name = p.slice(i + 2, close);
+      const expansion = POSIX[name];
+      if (expansion === undefined) throw new RuleCompileError(`unsupported POSIX class [:${name}:]`);
+      out += expansion;
+      i = close + 2;
+      continue;
+    }
+    if (c === '[') {
+      out += '\\[';
+      i++;
+      continue;
+    }
+    if (ci && isLetter(c)) {
+      if (p[i + 1] === '-' && i + 2 < end && isLetter(p[i + 2]!)) {
+        const to = p[i + 2]!;
+        out += `${c}-${to}`;
+        if ((c >= 'a' && to <= 'z') || (c >= 'A' && c <= 'Z' && to <= 'Z')) {
+          extra.push(`${otherCase(c)}-${otherCase(to)}`);
+        }
+        i += 3;
+        continue;
+      }
+      out += c;
+      extra.push(otherCase(c));
+      i++;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return [`${out}${extra.join('')}]`, end + 1];
+}
+
+/** Decides whether the whole pattern is case-insensitive; returns the start offset of the rest. */
+function globalCaseless(p: string): { caseless: boolean; prefix: string; body: string } {
+  if (p.startsWith('(?i)')) return { caseless: true, prefix: '', body: p.slice(4) };
+  if (p.startsWith('^(?i)')) return { caseless: true, prefix: '^', body: p.slice(5) };
+  if (p.startsWith('(?i:') && closingParen(p, 0) === p.length - 1) {
+    return { caseless: true, prefix: '', body: `(?:${p.slice(4)}` };
+  }
+  return { caseless: false, prefix: '', body: p };
+}
+
+export function translatePcre(pattern: string): TranslatedRegex {
+  const { caseless, prefix, body: p } = globalCaseless(pattern);
+  let out = prefix;
+  let ci = false;
+  const stack: boolean[] = [];
+  let i = 0;
+  const expand = (): boolean => ci && !caseless;
+  while (i < p.length) {
+    const c = p[i]!;
+    if (c === '\\') {
+      const n = p[i + 1];
+      if (n === undefined) throw new RuleCompileError('pattern ends with a backslash');
+      switch (n) {
+        case 's':
+          out += `[${SPACE_CHARS}]`;
+          break;
+        case 'S':
+          out += `[^${SPACE_CHARS}]`;
+          break;
+        case 'z':
+          out += '(?![\\s\\S])';
+          break;
+        case 'Z':
+          out += '(?=\\n?(?![\\s\\S]))';
+          break;
+        case 'A':
+          out += '(?<![\\s\\S])';
+          break;
+        case 'h':
+          out += '[\\t \\xa0]';
+          break;
+        case 'e':
+          out += '\\x1b';
+          break;
+        case 'a':
+          out += '\\x07';
+          break;
+        case 'x': {
+          const [code, next] = readHex(p, i);
+          out += hexEscape(code);
+          i = next;
+          continue;
+        }
+        case 'Q': {
+          const end = p.indexOf('\\E', i + 2);
+          const lit = p.slice(i + 2, end < 0 ? p.length : end);
+          for (const ch of lit) out += expand() && isLetter(ch) ? `[${ch}${otherCase(ch)}]` : escapeLiteral(ch);
+          i = end < 0 ? p.length : end + 2;
+          continue;
+        }
+        case 'G':
+        case 'K':
+        case 'R':
+        case 'X':
+        case 'C':
+          throw new RuleCompileError(`unsupported PCRE escape \\${n}`);
+        default:
+          out += `\\${n}`;
+      }
+      i += 2;
+      continue;
+    }
+    if (c === '[') {
+      const [cls, next] = translateClass(p, i, expand());
+      out += cls;
+      i = next;
+      continue;
+    }
+    if (c === '(') {
+      if (p.startsWith('(?i)', i)) {
+        ci = true;
+        i += 4;
+        continue;
+      }
+      if (p.startsWith('(?-i)', i)) {
+        ci = false;
+        i += 5;
+        continue;
+      }
+      if (p.startsWith('(?s)', i)) {
+        i += 4;
+        continue;
+      }
+      if (p.startsWith('(?#', i)) {
+        i = p.indexOf(')', i) + 1;
+        continue;
+      }
+      stack.push(ci);
+      if (p.startsWith('(?i:', i)) {
+        ci = true;
+        out += '(?:';
+        i += 4;
+      } else if (p.startsWith('(?-i:', i)) {
+        ci = false;
+        out += '(?:';
+        i += 5;
+      } else if (p.startsWith('(?>', i)) {
+        out += '(?:';
+        i += 3;
+      } else if (p.startsWith('(?P<', i)) {
+        out += '(?<';
+        i += 4;
+      } else if (p[i + 1] === '?' && !/[:=!<]/.test(p[i + 2] ?? '')) {
+        throw new RuleCompileError(`unsupported group syntax ${p.slice(i, i + 4)}`);
+      } else {
+        out += '(';
+        i++;
+      }
+      continue;
+    }
+    if (c === ')') {
+      ci = stack.pop() ?? false;
+      out += ')';
+      i++;
+      continue;
+    }
+    if (c === '*' || c === '+' || c === '?') {
+      out += c;
+      i++;
+      if (p[i] === '+') i++; // possessive → greedy
+      continue;
+    }
+    if (c === '{') {
+      const m = /^\{\d+(?:,\d*)?\}/.exec(p.slice(i, i + 24));
+      if (m) {
+        out += m[0];
+        i += m[0].length;
+        if (p[i] === '+') i++;
+        continue;
+      }
+      out += '\\{';
+      i++;
+      continue;
+    }
+    if (expand() && isLetter(c)) {
+      out += `[${c}${otherCase(c)}]`;
+      i++;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return { source: out, flags: caseless ? 'is' : 's' };
+}
+
+const cache = new Map<string, RegExp>();
+
+/** Translates and compiles a PCRE pattern; identical patterns share one RegExp. */
+export function compilePcre(pattern: string, extraFlags = ''): RegExp {
+  const key = `${extraFlags}/${pattern}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const { source, flags } = translatePcre(pattern);
+  let re: RegExp;
+  try {
+    const all = new Set([...flags, ...extraFlags]);
+    re = new RegExp(source, [...all].join(''));
+  } catch (err) {
+    throw new RuleCompileError(`regex does not compile: ${(err as Error).message}`);
+  }
+  cache.set(key, re);
+  return re;
+}

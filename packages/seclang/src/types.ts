@@ -1,0 +1,145 @@
+// Shared shapes of the engine: registry entries (operators, transformations, variables, actions)
+// and the compiled rule. Request data is held as "binary strings": one UTF-16 unit per byte
+// (latin1), so operators and transformations keep ModSecurity's byte-level semantics.
+
+import type { Transaction } from './engine/transaction.ts';
+
+export type { Transaction };
+
+/** One value of a variable: `key` is '' for scalar variables. */
+export interface Entry {
+  readonly key: string;
+  readonly value: string;
+}
+
+/** Where a directive came from; used in every load-time error. */
+export interface SourceLocation {
+  readonly file: string;
+  readonly line: number;
+}
+
+export interface LoadContext extends SourceLocation {
+  /** Directory of the rule file, for `@pmFromFile` relative paths. */
+  readonly dir: string;
+  readFile(path: string): string;
+}
+
+/** A compiled operator: `input` is the transformed value. */
+export type OperatorFn = (tx: Transaction, input: string) => boolean;
+
+export interface OperatorDef {
+  readonly name: string;
+  /** Called once at load time with the raw argument (macros still unexpanded). */
+  compile(arg: string, ctx: LoadContext): OperatorFn;
+}
+
+export interface TransformationDef {
+  readonly name: string;
+  /** Returns the transformed value; returning the same string means "unchanged". */
+  transform(input: string): string;
+}
+
+export interface VariableDef {
+  /** Upper-case SecLang name, e.g. `REQUEST_HEADERS`. */
+  readonly name: string;
+  /** A collection is addressed as `NAME:key`; a scalar has one unnamed value. */
+  readonly kind: 'collection' | 'scalar';
+  /** Values change while a phase runs (TX, MATCHED_VAR…): never cached across rules. */
+  readonly dynamic?: boolean;
+  /** All entries of the variable in this transaction. */
+  entries(tx: Transaction): readonly Entry[];
+  /** Entries whose key equals `lowerKey` case-insensitively (collections only). */
+  byKey?(tx: Transaction, lowerKey: string): readonly Entry[];
+}
+
+export type Selector =
+  | { readonly kind: 'all' }
+  | { readonly kind: 'key'; readonly key: string; readonly raw: string }
+  | { readonly kind: 'regex'; readonly source: string; readonly re: RegExp };
+
+export interface Target {
+  readonly variable: VariableDef;
+  readonly selector: Selector;
+  /** `&VAR`: the number of entries instead of their values. */
+  readonly count: boolean;
+  /** `!VAR:key` entries of the same rule: keys (lower-case) or regexes to leave out. */
+  readonly exclusions: Array<string | RegExp>;
+}
+
+export type Disruptive = 'pass' | 'block' | 'deny' | 'drop' | 'allow' | 'redirect';
+
+/** A run-time action (setvar, ctl, initcol…) executed when a rule link matches. */
+export type ActionFn = (tx: Transaction, rule: Rule) => void;
+
+export interface ActionDef {
+  readonly name: string;
+  /** Applies the action to the rule being built; throws with a reason on a bad argument. */
+  init(rule: RuleBuilder, arg: string | undefined): void;
+}
+
+/** Builder view of a rule used by actions at load time. */
+export interface RuleBuilder {
+  id: number;
+  phase: number;
+  chain: boolean;
+  capture: boolean;
+  multiMatch: boolean;
+  log: boolean | undefined;
+  disruptive: Disruptive | undefined;
+  status: number | undefined;
+  skipAfter: string | undefined;
+  skip: number;
+  msg: string | undefined;
+  logdata: string | undefined;
+  severity: string | undefined;
+  ver: string | undefined;
+  rev: string | undefined;
+  tags: string[];
+  transformations: string[];
+  runtime: Array<{ name: string; arg: string; fn: ActionFn }>;
+}
+
+export type Macro = (tx: Transaction, rule: Rule | undefined) => string;
+
+export interface TransformChain {
+  /** Unique per distinct chain prefix; index into the per-transaction cache. */
+  readonly id: number;
+  readonly names: string;
+  readonly parent: TransformChain | undefined;
+  readonly def: TransformationDef | undefined;
+}
+
+export interface Rule {
+  readonly id: number;
+  readonly phase: number;
+  readonly location: SourceLocation;
+  targets: Target[];
+  readonly operatorName: string;
+  readonly operatorArg: string;
+  readonly negated: boolean;
+  readonly operator: OperatorFn;
+  readonly transform: TransformChain | undefined;
+  readonly multiMatch: boolean;
+  readonly capture: boolean;
+  log: boolean;
+  disruptive: Disruptive;
+  status: number | undefined;
+  readonly skipAfter: string | undefined;
+  readonly skip: number;
+  readonly defaultDisruptive: Disruptive;
+  readonly msg: Macro | undefined;
+  readonly logdata: Macro | undefined;
+  readonly msgText: string | undefined;
+  severity: string | undefined;
+  readonly tags: readonly string[];
+  readonly ver: string | undefined;
+  readonly actions: ReadonlyArray<{ name: string; arg: string; fn: ActionFn }>;
+  /** The next link of a chain. */
+  chained: Rule | undefined;
+  /** Set on chain links: the rule id of the chain starter. */
+  readonly parentId: number;
+  /** A per-rule override turned scoring `setvar`s off (action "log"). */
+  suppressScore: boolean;
+  /** Stable cache slot for the resolved target list, -1 when not cacheable. */
+  targetCacheSlot: number;
+}
