@@ -1,0 +1,78 @@
+// Benchmark: what resolving a service key costs. Compares, on one server over loopback, an open no-op route,
+// the same no-op behind the bearer check, and POST /users/managed-user/create. Target: the bearer check costs
+// less than 10% of the open route's throughput.
+// Run: npx tsx bench/users-api.ts [seconds per run, default 8] [rounds, default 5] (DATABASE_URL=… for PostgreSQL)
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const seconds = Number(process.argv[2] ?? 8);
+const rounds = Number(process.argv[3] ?? 5);
+const server = spawn(
+  process.execPath,
+  ['--import', 'tsx', fileURLToPath(new URL('./users-api-server.ts', import.meta.url))],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: process.env,
+  },
+);
+const { port, key } = await new Promise<{ port: number; key: string }>((resolve, reject) => {
+  let out = '';
+  server.stdout.on('data', (c: Buffer) => {
+    out += c.toString();
+    const line = out.split('\n').find((l) => l.startsWith('{'));
+    if (line) resolve(JSON.parse(line) as { port: number; key: string });
+  });
+  server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+});
+
+const base = `http://127.0.0.1:${port}`;
+const auth = { authorization: `Bearer ${key}` };
+const targets = {
+  open: { url: `${base}/bench/open`, method: 'GET' as const, headers: {} },
+  authenticated: { url: `${base}/bench/authenticated`, method: 'GET' as const, headers: auth },
+  create: {
+    url: `${base}/users/managed-user/create?first_name=Bench`,
+    method: 'POST' as const,
+    headers: { ...auth, 'x-users-api-version': '2025-06-17', accept: 'application/json' },
+  },
+};
+
+async function run(target: (typeof targets)[keyof typeof targets]) {
+  const result = await autocannon({ ...target, connections: 32, duration: seconds, pipelining: 1 });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${target.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const samples: Record<keyof typeof targets, { rps: number; p50: number; p99: number }[]> = {
+  open: [],
+  authenticated: [],
+  create: [],
+};
+
+await run(targets.authenticated); // warm-up: JIT and the key cache
+for (let round = 0; round < rounds; round++) {
+  for (const name of Object.keys(targets) as (keyof typeof targets)[])
+    samples[name].push(await run(targets[name]));
+}
+server.kill('SIGTERM');
+
+const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+console.log(`users API benchmark on ${engine}: ${rounds} rounds × ${seconds}s, 32 connections, medians`);
+for (const [name, list] of Object.entries(samples)) {
+  console.log(
+    `  ${name.padEnd(14)} ${median(list.map((s) => s.rps))
+      .toFixed(0)
+      .padStart(
+        7,
+      )} req/s   p50 ${median(list.map((s) => s.p50))} ms   p99 ${median(list.map((s) => s.p99))} ms`,
+  );
+}
+// Paired per round (the two runs are back to back), so machine noise between rounds cancels out.
+const ratios = samples.authenticated.map((s, i) => s.rps / samples.open[i]!.rps);
+const ratio = median(ratios);
+console.log(
+  `  authenticated/open throughput, median of rounds: ${ratio.toFixed(3)} (per round: ${ratios.map((r) => r.toFixed(3)).join(', ')}); bearer check costs ${((1 - ratio) * 100).toFixed(1)}% (target < 10%)`,
+);
