@@ -3,8 +3,11 @@
 // attribute value (unquoted, '…', "…", `…`) — and reports each start tag, attribute and
 // declaration to a visitor that may stop the scan. Every loop advances, so a scan is linear.
 
-/** Where the input lands in the page: text, or an attribute value opened with this quote. */
-export type HtmlContext = 'text' | 'unquoted' | "'" | '"' | '`';
+/**
+ * Where the input lands in the page: text, among a tag's attributes, or in an attribute value
+ * (unquoted, or opened with this quote).
+ */
+export type HtmlContext = 'text' | 'tag' | 'unquoted' | "'" | '"' | '`';
 
 export interface HtmlVisitor {
   /** A start tag's lower-case name; true stops the scan. */
@@ -107,7 +110,11 @@ function scanMarkup(s: string, lt: number, visitor: HtmlVisitor): [boolean, numb
 /** Scans `s` read in `context`; true when the visitor stopped the scan. */
 export function scanHtml(s: string, context: HtmlContext, visitor: HtmlVisitor): boolean {
   let i = 0;
-  if (context !== 'text') {
+  if (context === 'tag') {
+    const [stopped, next] = scanAttributes(s, 0, visitor);
+    if (stopped) return true;
+    i = next;
+  } else if (context !== 'text') {
     // Finish the attribute value the input was spliced into, then continue inside the tag.
     let resume: number;
     if (context === 'unquoted') {

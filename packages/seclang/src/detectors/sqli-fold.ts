@@ -10,6 +10,8 @@ const STACK_LIMIT = FINGERPRINT_LENGTH + 2;
 
 // Classes whose values combine with arithmetic into one value.
 const ARITH_VALUE = 'nvw';
+// Classes that collapse in a comma-separated list.
+const LIST_VALUE = 'nsvw';
 // Classes that end an operand: after them an operator is binary, not a sign.
 const OPERAND_END = 'nvws)';
 // Classes a sign may stand in front of.
@@ -38,6 +40,15 @@ export class FingerprintStack {
         items.pop(); // 1+2, a.b, 2010-01-01: keep the left operand's class
         return;
       }
+    }
+    if (
+      LIST_VALUE.includes(cls) &&
+      top === ',' &&
+      items.length > 1 &&
+      LIST_VALUE.includes(items[items.length - 2]!)
+    ) {
+      items.pop(); // 1,2,3 and 'a', 'b': a list reads as one value
+      return;
     }
     if ((cls === 'w' && top === 'w') || (cls === 'l' && top === 'l') || (cls === 's' && top === 's')) {
       return; // hello world, and not, 'a' 'b'

@@ -10,49 +10,70 @@ export interface SqliPattern {
   quoted?: boolean;
 }
 
-// An operand: number, string, @@variable, or (bare) identifier.
+// An operand: number, string, @@variable; ANY adds a bare identifier.
 const OPERAND = '[nsv]';
-const ANY_OPERAND = '[nsvw]';
+const ANY = '[nsvw]';
+// An optional `name=` before the value, as in `id=1 or 1=1`.
+const ASSIGN = '(?:wo)?';
+// A comparison with a right-hand side: = 1, like 'a', is null, in (…); a word operator needs a
+// literal after it, so English "… is used" is no comparison.
+const COMPARE = `(?:o\\(*${ANY}|i\\(*[nsv(])`;
+// A trailing comment of any kind.
+const COMMENT = '[cmh]';
 
 export const SQLI_PATTERNS: readonly SqliPattern[] = [
-  // 1 union select …, ') union all (select …
+  // 1 union select …, ') union all (select …, union select @@version
   { name: 'union-select', source: `[nsvw)]u\\(*q` },
-  // 1; drop table …, x'; exec …  — a bare word first needs a clause keyword after the statement
-  { name: 'stacked-query', source: `^${OPERAND}\\)*;q.` },
-  { name: 'stacked-query-word', source: `^w\\)*;qk` },
-  // sleep(5), count(1) — a call with arguments as the whole value
+  { name: 'leading-union', source: `^u\\(*q.` },
+  // 1; drop table …, x'; exec …, a); declare … — a bare word needs more evidence
+  { name: 'stacked-query', source: `^${ASSIGN}${OPERAND}\\)*;q.` },
+  { name: 'stacked-query-word', source: `^w(?:\\)+;q|\\)*;q[^w])` },
+  // sleep(5), count(1) — a call with arguments as the whole value; (select extractvalue(…
   { name: 'function-call', source: `^f\\([^)]` },
-  // 1 or 1=1, x or 'a'='a', 1) or (1=1
-  { name: 'tautology', source: `^${ANY_OPERAND}\\)*l\\(*${OPERAND}\\)*o` },
-  // 1 and sleep(5), x' or benchmark(…), 1 and (select …), 1 or @@version
-  { name: 'logic-call', source: `^${ANY_OPERAND}\\)*l\\(*f` },
-  { name: 'logic-subquery', source: `^${ANY_OPERAND}\\)*l\\(+q` },
+  { name: 'subquery', source: `^\\(+q[fvn(a]` },
+  // 1 or 1=1, x or 'a'='a, 1) or (1=1, id=1 or 1=1, 1 or x=x, a) or x like 'b'
+  { name: 'tautology', source: `^${ASSIGN}${ANY}\\)*l\\(*${OPERAND}\\)*[oi]` },
+  { name: 'tautology-name', source: `^(?:${OPERAND}\\)*|w\\)+)l\\(*w\\)*${COMPARE}` },
+  // 1 and sleep(5), 1 and (select …), 1 or @@version, 1 or 1 --, 1) or true
+  { name: 'logic-call', source: `^${ASSIGN}${ANY}\\)*l\\(*f` },
+  { name: 'logic-subquery', source: `^${ASSIGN}${ANY}\\)*l\\(+q` },
   { name: 'logic-statement', source: `^${OPERAND}\\)*lq` },
-  { name: 'logic-variable', source: `^${ANY_OPERAND}\\)*l\\(*v` },
+  { name: 'logic-variable', source: `^${ASSIGN}${ANY}\\)*l\\(*v` },
+  { name: 'logic-comment', source: `^(?:${OPERAND}\\)*l\\(*${ANY}|w\\)*l\\(*${OPERAND})\\)*;?${COMMENT}$` },
+  { name: 'paren-logic', source: `^${ANY}\\)+l\\(*${OPERAND}` },
+  // or sleep(5), and (select … — a fragment that starts with the logic word and calls
+  { name: 'leading-logic', source: `^l\\(*(?:f|\\(q)` },
   // 1--, 1)/*
   { name: 'number-comment', source: `^n\\)*c$` },
   { name: 'string-comment', source: `^s\\)*c$` },
-  // 1 order by 5, x' having 1=1, 1 limit 1
-  { name: 'clause-tail', source: `^${OPERAND}\\)*b\\(*${ANY_OPERAND}` },
-  // 1-(select …), 1=(select …), 1+sleep(5), 1=sleep(5)
-  { name: 'operator-subquery', source: `^${OPERAND}\\)*[ao]\\(+q` },
-  { name: 'operator-call', source: `^${OPERAND}\\)*[ao]f` },
-  // 1 waitfor delay '0:0:5', x'); waitfor time …
-  { name: 'time-delay', source: `^${OPERAND}\\)*;?t` },
-  { name: 'paren-statement', source: `^${OPERAND}\\)+q[^s]` },
+  // 1 order by 5, x' having 1=1, 1 limit 1, 1 group by concat(…, abc order by 3
+  { name: 'clause-tail', source: `^${ASSIGN}${OPERAND}\\)*b.` },
+  { name: 'clause-tail-word', source: `^w\\)*b\\(*[nsv(]` },
+  // x into outfile '…'
+  { name: 'file-export', source: `^${ANY}\\)*e` },
+  // 1-(select …), 1=(select …), 1+sleep(5), 1=sleep(5), abc+sleep(5)
+  { name: 'operator-subquery', source: `^${ANY}\\)*[aoi]\\(+q` },
+  { name: 'operator-call', source: `^(?:${OPERAND}\\)*[aoi]|w\\)*a)f` },
+  // 1 waitfor delay '0:0:5', x'); waitfor time …, 1) select …
+  { name: 'time-delay', source: `^${ANY}\\)*;?t` },
+  { name: 'paren-statement', source: `^${OPERAND}\\)+q[^sw]` },
 
-  // Inside a literal: x' or 1 --, x' and 'a'='a, x' or @@version
+  // Inside a literal: x' or 1 --, x' and 'a'='a, x' or @@version, x' and email is null
   { name: 'quoted-logic', source: `^s\\)*l\\(*${OPERAND}`, quoted: true },
-  // admin'--, admin')#
+  { name: 'quoted-logic-compare', source: `^s\\)*l\\(*w\\)*${COMPARE}`, quoted: true },
+  // admin'--, admin')/* (not #: "#anchor" is everywhere in markup)
   { name: 'quoted-comment', source: `^s\\)*;?[cm]$`, quoted: true },
   // x'+sleep(5)+', x" sleep(1) ", x')-extractvalue(…
-  { name: 'quoted-call', source: `^s\\)*[ao]?\\(*f`, quoted: true },
+  { name: 'quoted-call', source: `^s\\)*[aoil]?\\(*f`, quoted: true },
   // x'='x, a'+'b, x' or 'y
-  { name: 'quoted-reopen', source: `^s[aol]s$`, quoted: true },
-  // x'|type a%b|'  — leave the literal, compute, re-enter it
-  { name: 'quoted-concat', source: `^s\\)*[ao][^s]*[ao]s$`, quoted: true },
+  { name: 'quoted-reopen', source: `^s[aoil]s$`, quoted: true },
+  // x'|type a%b|', x'||x||', x'|ping -c 1 host #  — leave the literal, compute, re-enter it or
+  // comment out the rest (not with a /* that has text: globs such as './*.js' end that way)
+  { name: 'quoted-concat', source: `^s\\)*[al][^s]*[nvwf(][^s]*(?:[al]s|[ch])$`, quoted: true },
   // x'+(select …)
-  { name: 'quoted-subquery', source: `^s\\)*[ao]\\(+q`, quoted: true },
+  { name: 'quoted-subquery', source: `^s\\)*[aoil]\\(+q`, quoted: true },
+  // x', 'y'); declare …, x'exec master..xp_cmdshell '…'--
+  { name: 'quoted-statement', source: `^s\\)*(?:;q|q.*${COMMENT}$)`, quoted: true },
 ];
 
 function compile(patterns: readonly SqliPattern[]): RegExp {

@@ -1,11 +1,11 @@
 // SQL word table for the SQLi detector: lower-case word → token class.
-// Classes (see sqli-tokenizer.ts): q statement, u set operator, k clause keyword, l logic,
-// o comparison word, a arithmetic word, n literal, v value-like keyword,
+// Classes (see sqli-tokenizer.ts): q statement, u set operator, b clause that ends a query,
+// k clause keyword, l logic, i comparison word, a arithmetic word, n literal, v value keyword,
 // f function (only when "(" follows at once), F distinctive function ("(" may follow after spaces).
 // Written from the MySQL, PostgreSQL, SQL Server, Oracle and SQLite manuals; a word absent here is
 // an identifier (class w).
 
-export type WordClass = 'q' | 'u' | 'k' | 'l' | 'o' | 'a' | 'n' | 'v' | 'f' | 'F';
+export type WordClass = 'q' | 'u' | 'b' | 'k' | 'l' | 'i' | 'a' | 'n' | 'v' | 'f' | 'F';
 
 const STATEMENTS = [
   'alter',
@@ -41,6 +41,9 @@ const STATEMENTS = [
 
 const SET_OPERATORS = ['union', 'intersect', 'except'];
 
+// Clauses that may follow a complete query: 1 order by 5, x' having 1=1, 1 limit 1.
+const TAIL_CLAUSES = ['having', 'limit'];
+
 const CLAUSE_KEYWORDS = [
   'all',
   'analyse',
@@ -68,7 +71,6 @@ const CLAUSE_KEYWORDS = [
   'for',
   'from',
   'full',
-  'having',
   'index',
   'infile',
   'information_schema',
@@ -76,7 +78,6 @@ const CLAUSE_KEYWORDS = [
   'interval',
   'into',
   'join',
-  'limit',
   'lock',
   'natural',
   'offset',
@@ -104,22 +105,12 @@ const CLAUSE_KEYWORDS = [
   'with',
 ];
 
-const LOGIC = ['and', 'or', 'xor', 'not'];
+const LOGIC = ['and', 'or', 'xor'];
 
-const COMPARISON_WORDS = [
-  'between',
-  'glob',
-  'ilike',
-  'in',
-  'is',
-  'like',
-  'regexp',
-  'rlike',
-  'similar',
-  'sounds',
-];
+const COMPARISON_WORDS = ['between', 'glob', 'ilike', 'in', 'is', 'like', 'regexp', 'rlike'];
 
-const ARITHMETIC_WORDS = ['div', 'mod'];
+// NOT is a prefix operator like unary minus: `x' or not 1=2` folds to `x' or 1=2`.
+const ARITHMETIC_WORDS = ['div', 'mod', 'not'];
 
 const LITERALS = ['false', 'null', 'true', 'unknown'];
 
@@ -192,6 +183,7 @@ const FUNCTIONS = [
   'elt',
   'encode',
   'encrypt',
+  'exists',
   'exp',
   'export_set',
   'field',
@@ -353,13 +345,32 @@ function build(): Map<string, WordClass> {
   add(VALUE_KEYWORDS, 'v');
   add(LITERALS, 'n');
   add(ARITHMETIC_WORDS, 'a');
-  add(COMPARISON_WORDS, 'o');
+  add(TAIL_CLAUSES, 'b');
+  add(COMPARISON_WORDS, 'i');
   add(LOGIC, 'l');
   add(SET_OPERATORS, 'u');
   add(STATEMENTS, 'q');
   add(DISTINCTIVE_FUNCTIONS, 'F');
   return map;
 }
+
+// Two-word keywords (the gap between may hold spaces and /* comments */): first → second → class.
+const COMPOUNDS: Record<string, Record<string, string>> = {
+  union: { all: 'u', distinct: 'u' },
+  order: { by: 'b' },
+  group: { by: 'b' },
+  procedure: { analyse: 'b' },
+  waitfor: { delay: 't', time: 't' },
+  into: { outfile: 'e', dumpfile: 'e' },
+  not: { like: 'i', in: 'i', between: 'i', regexp: 'i', rlike: 'i', ilike: 'i', similar: 'i' },
+  sounds: { like: 'i' },
+  similar: { to: 'i' },
+  is: { not: 'i' },
+};
+
+export const COMPOUND_WORDS: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(
+  Object.entries(COMPOUNDS).map(([first, seconds]) => [first, new Map(Object.entries(seconds))]),
+);
 
 /** Word classes, without plain functions (see FUNCTION_WORDS). */
 export const SQL_WORDS: ReadonlyMap<string, WordClass> = build();

@@ -137,14 +137,54 @@ export function hasDangerousStyle(value: string): boolean {
   return DANGEROUS_STYLE.some((fragment) => lower.includes(fragment));
 }
 
-/** on* event-handler attributes: "on" and at least three letters (onload, onfocus, onbegin…). */
+// Event-handler attribute names without the "on" (HTML, SVG, DOM, legacy IE).
+const EVENTS: ReadonlySet<string> = new Set(
+  [
+    'abort activate afterprint afterscriptexecute afterupdate animationcancel animationend',
+    'animationiteration animationstart auxclick beforeactivate beforecopy beforecut',
+    'beforedeactivate beforeeditfocus beforeinput beforematch beforepaste beforeprint',
+    'beforescriptexecute beforetoggle beforeunload beforeupdate begin blur bounce cancel',
+    'canplay canplaythrough cellchange change click close contentvisibilityautostatechange',
+    'contextlost contextmenu contextrestored controlselect copy cuechange cut dataavailable',
+    'datasetchanged datasetcomplete dblclick deactivate drag dragdrop dragend dragenter',
+    'dragexit dragleave dragover dragstart drop durationchange emptied end ended error',
+    'errorupdate filterchange finish focus focusin focusout formdata fullscreenchange',
+    'fullscreenerror gotpointercapture hashchange help input invalid keydown keypress keyup',
+    'layoutcomplete load loadeddata loadedmetadata loadend loadstart losecapture',
+    'lostpointercapture message messageerror mousedown mouseenter mouseleave mousemove',
+    'mouseout mouseover mouseup mousewheel move moveend movestart offline online',
+    'orientationchange pagehide pageshow paste pause play playing pointercancel pointerdown',
+    'pointerenter pointerleave pointermove pointerout pointerover pointerrawupdate pointerup',
+    'popstate progress propertychange ratechange readystatechange repeat reset resize',
+    'resizeend resizestart rowenter rowexit rowsdelete rowsinserted scroll scrollend',
+    'search securitypolicyviolation seeked seeking select selectionchange selectstart',
+    'show slotchange stalled start storage submit suspend timeout timeupdate toggle',
+    'touchcancel touchend touchmove touchstart transitioncancel transitionend',
+    'transitionrun transitionstart unhandledrejection unload volumechange waiting wheel zoom',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+// Families of handler names that grow with new specifications.
+const EVENT_FAMILIES: readonly string[] = [
+  'mouse',
+  'key',
+  'touch',
+  'pointer',
+  'drag',
+  'animation',
+  'transition',
+  'webkit',
+  'moz',
+  'ms',
+];
+
+/** on* event-handler attributes (onload, onerror, onbegin, onwebkitanimationend…). */
 export function isEventHandler(name: string): boolean {
   if (name.length < 5 || name.charCodeAt(0) !== 111 || name.charCodeAt(1) !== 110) return false;
-  for (let i = 2; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c < 97 || c > 122) return false;
-  }
-  return true;
+  const event = name.slice(2);
+  return EVENTS.has(event) || EVENT_FAMILIES.some((family) => event.startsWith(family));
 }
 
 /** A dangerous attribute; `hasValue` is false for a bare name (`<b onclick>`). */
