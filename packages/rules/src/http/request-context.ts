@@ -1,0 +1,243 @@
+// Builds an execution context from a plain request description. Every field is computed on
+// first use and at most once: the URL is split once, headers are indexed once, and so on.
+
+import { type ContextOptions, ExecutionContext } from '../context.ts';
+import type { Scheme } from '../scheme.ts';
+import { asciiLower } from '../values/bytes.ts';
+import type { IpAddress } from '../values/ip.ts';
+import {
+  acceptedLanguages,
+  type HeaderInput,
+  type HeaderList,
+  headerList,
+  type Pairs,
+  pathExtension,
+  splitCookies,
+  splitPairs,
+  splitUrl,
+  type UrlParts,
+} from './request-parts.ts';
+
+export interface HttpRequestInput {
+  readonly method: string;
+  /** `https://host/path?query` or an origin-form target `/path?query` (host from the Host header). */
+  readonly url: string;
+  /** [name, value] pairs, Node's rawHeaders, or an object of name → value(s). */
+  readonly headers?: HeaderInput;
+  /** The client address. */
+  readonly ip?: string | IpAddress;
+  /** Body bytes: a Uint8Array or a binary string. */
+  readonly body?: string | Uint8Array;
+  readonly bodyTruncated?: boolean;
+  readonly headersTruncated?: boolean;
+  /** `1.1`, `2`, or `HTTP/1.1`. */
+  readonly httpVersion?: string;
+  /** Defaults to the URL scheme being https. */
+  readonly ssl?: boolean;
+  /** Destination port. */
+  readonly port?: number;
+  /** Arrival time in milliseconds since the epoch (pass the service clock's time). */
+  readonly timestamp?: number;
+  readonly geo?: {
+    readonly country?: string;
+    readonly continent?: string;
+    readonly asnum?: number;
+    readonly city?: string;
+    readonly region?: string;
+    readonly regionCode?: string;
+    readonly subdivision1?: string;
+    readonly subdivision2?: string;
+    readonly postalCode?: string;
+    readonly metroCode?: string;
+    readonly lat?: string;
+    readonly lon?: string;
+    readonly timezone?: string;
+    readonly isInEuropeanUnion?: boolean;
+  };
+  readonly scores?: {
+    readonly waf?: number;
+    readonly sqli?: number;
+    readonly xss?: number;
+    readonly rce?: number;
+    readonly wafClass?: string;
+    readonly threat?: number;
+    readonly bot?: number;
+  };
+  readonly bot?: { readonly verified?: boolean; readonly staticResource?: boolean };
+  readonly zone?: { readonly name?: string; readonly plan?: string };
+  readonly edge?: { readonly ip?: string; readonly port?: number };
+  readonly rayId?: string;
+  readonly randomSeed?: string | Uint8Array;
+  /** Values of other fields by name: a value, or a function computing it on first use. */
+  readonly fields?: Readonly<Record<string, unknown>>;
+}
+
+type Compute = (r: RequestView) => unknown;
+
+class RequestView {
+  private urlParts?: UrlParts;
+  private headerParts?: HeaderList;
+  private argParts?: Pairs;
+  private formParts?: Pairs;
+  private bodyBytes?: string;
+
+  constructor(readonly input: HttpRequestInput) {}
+
+  get url(): UrlParts {
+    this.urlParts ??= splitUrl(this.input.url);
+    return this.urlParts;
+  }
+  get headers(): HeaderList {
+    this.headerParts ??= headerList(this.input.headers);
+    return this.headerParts;
+  }
+  header(name: string): string | undefined {
+    return this.headers.map.get(name)?.[0];
+  }
+  headerJoined(name: string, sep: string): string | undefined {
+    return this.headers.map.get(name)?.join(sep);
+  }
+  get args(): Pairs {
+    this.argParts ??= splitPairs(this.url.query, '&', false);
+    return this.argParts;
+  }
+  get body(): string | undefined {
+    const b = this.input.body;
+    if (b === undefined) return undefined;
+    this.bodyBytes ??= typeof b === 'string' ? b : Buffer.from(b).toString('latin1');
+    return this.bodyBytes;
+  }
+  get mime(): string {
+    return asciiLower((this.header('content-type') ?? '').split(';')[0]?.trim() ?? '');
+  }
+  get form(): Pairs {
+    const text = this.mime === 'application/x-www-form-urlencoded' ? (this.body ?? '') : '';
+    this.formParts ??= splitPairs(text, '&', true);
+    return this.formParts;
+  }
+  get ssl(): boolean {
+    return this.input.ssl ?? this.url.scheme === 'https';
+  }
+  get host(): string | undefined {
+    return this.header('host') ?? this.url.authority;
+  }
+  get uri(): string {
+    return this.url.hasQuery ? `${this.url.path}?${this.url.query}` : this.url.path;
+  }
+  get fullUri(): string {
+    return `${this.ssl ? 'https' : 'http'}://${this.host ?? ''}${this.uri}`;
+  }
+}
+
+const COMPUTE: Readonly<Record<string, Compute>> = {
+  'http.request.method': (r) => r.input.method,
+  'http.request.version': (r) => {
+    const v = r.input.httpVersion;
+    return v === undefined ? undefined : v.startsWith('HTTP/') ? v : `HTTP/${v}`;
+  },
+  'http.request.full_uri': (r) => r.fullUri,
+  'http.request.uri': (r) => r.uri,
+  'http.request.uri.path': (r) => r.url.path,
+  'http.request.uri.path.extension': (r) => pathExtension(r.url.path),
+  'http.request.uri.query': (r) => r.url.query,
+  'http.request.uri.args': (r) => r.args.map,
+  'http.request.uri.args.names': (r) => r.args.names,
+  'http.request.uri.args.values': (r) => r.args.values,
+  'http.host': (r) => r.host,
+  'http.user_agent': (r) => r.header('user-agent'),
+  'http.referer': (r) => r.header('referer'),
+  'http.cookie': (r) => r.headerJoined('cookie', '; '),
+  'http.x_forwarded_for': (r) => r.headerJoined('x-forwarded-for', ', '),
+  'http.request.headers': (r) => r.headers.map,
+  'http.request.headers.names': (r) => r.headers.names,
+  'http.request.headers.values': (r) => r.headers.values,
+  'http.request.headers.truncated': (r) => r.input.headersTruncated ?? false,
+  'http.request.cookies': (r) => splitCookies(r.headerJoined('cookie', '; ') ?? ''),
+  'http.request.accepted_languages': (r) => acceptedLanguages(r.header('accept-language') ?? ''),
+  'http.request.body.raw': (r) => r.body ?? '',
+  'http.request.body.size': (r) => r.body?.length ?? 0,
+  'http.request.body.truncated': (r) => r.input.bodyTruncated ?? false,
+  'http.request.body.mime': (r) => r.mime,
+  'http.request.body.form': (r) => r.form.map,
+  'http.request.body.form.names': (r) => r.form.names,
+  'http.request.body.form.values': (r) => r.form.values,
+  ssl: (r) => r.ssl,
+  'ip.src': (r) => r.input.ip,
+  'tcp.dstport': (r) => r.input.port,
+  'http.request.timestamp.sec': (r) =>
+    r.input.timestamp === undefined ? undefined : Math.floor(r.input.timestamp / 1000),
+  'http.request.timestamp.msec': (r) =>
+    r.input.timestamp === undefined ? undefined : Math.floor(r.input.timestamp) % 1000,
+  'ip.src.country': (r) => r.input.geo?.country,
+  'ip.src.continent': (r) => r.input.geo?.continent,
+  'ip.src.asnum': (r) => r.input.geo?.asnum,
+  'ip.src.city': (r) => r.input.geo?.city,
+  'ip.src.region': (r) => r.input.geo?.region,
+  'ip.src.region_code': (r) => r.input.geo?.regionCode,
+  'ip.src.subdivision_1_iso_code': (r) => r.input.geo?.subdivision1,
+  'ip.src.subdivision_2_iso_code': (r) => r.input.geo?.subdivision2,
+  'ip.src.postal_code': (r) => r.input.geo?.postalCode,
+  'ip.src.metro_code': (r) => r.input.geo?.metroCode,
+  'ip.src.lat': (r) => r.input.geo?.lat,
+  'ip.src.lon': (r) => r.input.geo?.lon,
+  'ip.src.timezone.name': (r) => r.input.geo?.timezone,
+  'ip.src.is_in_european_union': (r) => r.input.geo?.isInEuropeanUnion,
+  'cf.waf.score': (r) => r.input.scores?.waf,
+  'cf.waf.score.sqli': (r) => r.input.scores?.sqli,
+  'cf.waf.score.xss': (r) => r.input.scores?.xss,
+  'cf.waf.score.rce': (r) => r.input.scores?.rce,
+  'cf.waf.score.class': (r) => r.input.scores?.wafClass,
+  'cf.threat_score': (r) => r.input.scores?.threat,
+  'cf.bot_management.score': (r) => r.input.scores?.bot,
+  'cf.bot_management.verified_bot': (r) => r.input.bot?.verified,
+  'cf.bot_management.static_resource': (r) => r.input.bot?.staticResource,
+  'cf.client.bot': (r) => r.input.bot?.verified,
+  'cf.ray_id': (r) => r.input.rayId,
+  'cf.random_seed': (r) => r.input.randomSeed,
+  'cf.edge.server_ip': (r) => r.input.edge?.ip,
+  'cf.edge.server_port': (r) => r.input.edge?.port,
+  'cf.zone.name': (r) => r.input.zone?.name,
+  'cf.zone.plan': (r) => r.input.zone?.plan,
+};
+
+// raw.* fields: we do not normalise URLs, so they read the same parts.
+const ALIASES: Readonly<Record<string, string>> = {
+  'ip.geoip.country': 'ip.src.country',
+  'ip.geoip.continent': 'ip.src.continent',
+  'ip.geoip.asnum': 'ip.src.asnum',
+  'ip.geoip.subdivision_1_iso_code': 'ip.src.subdivision_1_iso_code',
+  'ip.geoip.subdivision_2_iso_code': 'ip.src.subdivision_2_iso_code',
+  'ip.geoip.is_in_european_union': 'ip.src.is_in_european_union',
+  'raw.http.request.full_uri': 'http.request.full_uri',
+  'raw.http.request.uri': 'http.request.uri',
+  'raw.http.request.uri.path': 'http.request.uri.path',
+  'raw.http.request.uri.path.extension': 'http.request.uri.path.extension',
+  'raw.http.request.uri.query': 'http.request.uri.query',
+  'raw.http.request.uri.args': 'http.request.uri.args',
+  'raw.http.request.uri.args.names': 'http.request.uri.args.names',
+  'raw.http.request.uri.args.values': 'http.request.uri.args.values',
+};
+
+/**
+ * A context whose fields come from `request`, each computed on first use. Fields the scheme has
+ * but this helper does not know are missing unless given in `request.fields`.
+ */
+export function createRequestContext(
+  scheme: Scheme,
+  request: HttpRequestInput,
+  options: Pick<ContextOptions, 'lists'> = {},
+): ExecutionContext {
+  const view = new RequestView(request);
+  const extra = request.fields;
+  return new ExecutionContext(scheme, {
+    lists: options.lists,
+    resolve(field) {
+      if (extra && Object.hasOwn(extra, field.name)) {
+        const v = extra[field.name];
+        return typeof v === 'function' ? (v as () => unknown)() : v;
+      }
+      const compute = COMPUTE[ALIASES[field.name] ?? field.name];
+      return compute ? compute(view) : undefined;
+    },
+  });
+}
