@@ -1,5 +1,7 @@
 // Splits SecLang configuration text into directives: joins `\` continuation lines, drops comments,
-// and tokenises arguments (double-quoted strings keep every backslash except the one before `"`).
+// and tokenises arguments the way Apache's configuration reader (ModSecurity v2, the engine the
+// CRS 3.3 tests were written against) does: `\\` becomes `\`, `\"` inside quotes becomes `"`,
+// every other backslash stays.
 
 import { SecLangError } from './errors.ts';
 
@@ -22,8 +24,8 @@ function tokenize(text: string, file: string, line: number): string[] {
       let tok = '';
       i++;
       while (i < n && text[i] !== quote) {
-        if (text[i] === '\\' && text[i + 1] === quote) {
-          tok += quote;
+        if (text[i] === '\\' && (text[i + 1] === quote || text[i + 1] === '\\')) {
+          tok += text[i + 1];
           i += 2;
         } else tok += text[i++];
       }
@@ -33,7 +35,7 @@ function tokenize(text: string, file: string, line: number): string[] {
     } else {
       let j = i;
       while (j < n && text[j] !== ' ' && text[j] !== '\t') j++;
-      out.push(text.slice(i, j));
+      out.push(text.slice(i, j).replaceAll('\\\\', '\\'));
       i = j;
     }
   }

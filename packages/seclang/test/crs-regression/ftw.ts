@@ -1,6 +1,7 @@
 // Reads the CRS 3.3 regression corpus (FTW YAML) and builds each test's request the way go-ftw
 // sends it: form data URL-encoded when it is a single unencoded parameter, Content-Type and
-// Content-Length filled in, LF → CRLF in multipart bodies; `stop_magic` turns that off.
+// Content-Length filled in when there is data, LF → CRLF in multipart bodies; `stop_magic` turns
+// that off.
 // Raw and base64 requests are parsed as HTTP/1.x text.
 
 import { readdirSync, readFileSync } from 'node:fs';
@@ -127,11 +128,17 @@ export function buildRequest(input: StageInput): WafRequest {
     if (data !== undefined && type === 'application/x-www-form-urlencoded') data = encodeFormData(data);
     if (data !== undefined && type.startsWith('multipart/form-data;')) data = data.replace(/\r?\n/g, '\r\n');
     if (!has('connection')) headers.push(['Connection', 'close']);
-    if ((data !== undefined && data.length > 0) || ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) {
-      if (!has('content-length')) headers.push(['Content-Length', String(data?.length ?? 0)]);
+    if (data !== undefined && data.length > 0 && !has('content-length')) {
+      headers.push(['Content-Length', String(data.length)]);
     }
   }
-  if (data !== undefined && /chunked/i.test(get('transfer-encoding') ?? '')) data = dechunk(data) ?? data;
+  // The web server in front of the engine de-chunks the body and, as Apache and nginx do,
+  // forwards no Content-Length alongside Transfer-Encoding.
+  if (/chunked/i.test(get('transfer-encoding') ?? '')) {
+    if (data !== undefined) data = dechunk(data) ?? data;
+    const at = headers.findIndex(([n]) => n.toLowerCase() === 'content-length');
+    if (at >= 0) headers.splice(at, 1);
+  }
   return {
     method,
     uri: bin(input.uri ?? '/'),
