@@ -37,7 +37,6 @@ export const SQLI_PATTERNS: readonly SqliPattern[] = [
   // 1 and sleep(5), 1 and (select …), 1 or @@version, 1 or 1 --, 1) or true
   { name: 'logic-call', source: `^${ASSIGN}${ANY}\\)*l\\(*f` },
   { name: 'logic-subquery', source: `^${ASSIGN}${ANY}\\)*l\\(+q` },
-  { name: 'logic-statement', source: `^${OPERAND}\\)*lq` },
   { name: 'logic-variable', source: `^${ASSIGN}${ANY}\\)*l\\(*v` },
   { name: 'logic-comment', source: `^(?:${OPERAND}\\)*l\\(*${ANY}|w\\)*l\\(*${OPERAND})\\)*;?${COMMENT}$` },
   { name: 'paren-logic', source: `^${ANY}\\)+l\\(*${OPERAND}` },
