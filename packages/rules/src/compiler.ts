@@ -106,7 +106,6 @@ class Compiler {
         return (ctx) => (inner(ctx) ?? EMPTY).map((x) => x !== true);
       }
       case 'compare': {
-        const test = valueTest(e, typeOf(e.lhs));
         const rhs = e.rhs;
         const values = this.each(e.lhs);
         if (rhs.kind === 'list_ref') {
@@ -116,6 +115,7 @@ class Compiler {
             return values(ctx).map((v) => (v === undefined || list === undefined ? false : list.includes(v)));
           };
         }
+        const test = valueTest(e, typeOf(e.lhs));
         return (ctx) => values(ctx).map(test);
       }
       case 'logical': {

@@ -77,10 +77,12 @@ class Positions {
   private repeat(body: RegexNode, min: number, max: number): Info {
     let acc: Info = { nullable: true, first: [], last: [] };
     const mandatory = Math.min(min, 2);
+    const unbounded = max === Number.POSITIVE_INFINITY;
+    const outer = this.currentLoop;
+    // The copies of an unbounded repetition (`x+` = x x*) all belong to its loop.
+    if (unbounded) this.currentLoop = this.loops++;
     for (let k = 0; k < mandatory; k++) acc = this.concat(acc, this.build(body));
-    if (max === Number.POSITIVE_INFINITY) {
-      const outer = this.currentLoop;
-      this.currentLoop = this.loops++;
+    if (unbounded) {
       const star = this.build(body);
       this.currentLoop = outer;
       this.link(star.last, star.first);
