@@ -3,12 +3,12 @@
 //  - it is exponentially ambiguous: some state has two different paths back to itself on the
 //    same input ((a+)+, (a|a)*, (\w+\s?)+), found as a strongly connected component of the
 //    pair automaton that holds both a diagonal and an off-diagonal pair; or
-//  - two different loops read a shared character one right after the other (\d+\d+, .*\s*),
-//    which makes the work grow with a power of the input length.
+//  - three different loops read a shared character one right after the other (\d+\d+\d+),
+//    which makes the work grow with the cube of the input length.
 // Bounded repetitions are approximated by at most two copies (plus a loop when unbounded),
 // which only adds paths, so the check errs on the side of refusing.
 
-import { type CharSet, intersects } from './char-set.ts';
+import { type CharSet, intersect, intersects } from './char-set.ts';
 import type { RegexNode } from './regex.ts';
 
 const MAX_POSITIONS = 400;
@@ -30,8 +30,17 @@ class Positions {
   private loops = 0;
   private currentLoop = -1;
 
+  /** Transitions added twice by different constructs ((a*)*): two paths over the same input. */
+  readonly duplicates: [number, number][] = [];
+
   private link(from: readonly number[], to: readonly number[]): void {
-    for (const a of from) for (const b of to) this.follow[a]?.add(b);
+    for (const a of from) {
+      const set = this.follow[a];
+      for (const b of to) {
+        if (set?.has(b)) this.duplicates.push([a, b]);
+        else set?.add(b);
+      }
+    }
   }
 
   build(node: RegexNode): Info {
@@ -97,6 +106,25 @@ class Positions {
   }
 }
 
+/** A duplicated transition p→q on a cycle (q reaches p) makes the ambiguity exponential. */
+function duplicateOnCycle(pos: Positions): boolean {
+  for (const [p, q] of pos.duplicates) {
+    const seen = new Set<number>([q]);
+    const todo = [q];
+    while (todo.length > 0) {
+      const x = todo.pop() as number;
+      if (x === p) return true;
+      for (const y of pos.follow[x] ?? []) {
+        if (!seen.has(y)) {
+          seen.add(y);
+          todo.push(y);
+        }
+      }
+    }
+  }
+  return false;
+}
+
 /** Iterative Tarjan over the pair automaton; true when an SCC mixes diagonal and off-diagonal pairs. */
 function exponentiallyAmbiguous(pos: Positions): boolean {
   const n = pos.sets.length;
@@ -160,14 +188,25 @@ function exponentiallyAmbiguous(pos: Positions): boolean {
   return false;
 }
 
+/**
+ * Three loops in a row that can all read one character (\d+\d+\d+, .*\s*.*): the work grows
+ * with the cube of the input. Two such loops (\s+.*) are common in real rules and accepted.
+ */
 function adjacentOverlappingLoops(pos: Positions): boolean {
-  for (let p = 0; p < pos.sets.length; p++) {
+  const next = (p: number): number[] => {
     const loop = pos.loopOf[p] ?? -1;
-    if (loop < 0) continue;
-    for (const q of pos.follow[p] ?? []) {
+    if (loop < 0) return [];
+    return [...(pos.follow[p] ?? [])].filter((q) => {
       const other = pos.loopOf[q] ?? -1;
-      if (other >= 0 && other !== loop && intersects(pos.sets[p] as CharSet, pos.sets[q] as CharSet))
-        return true;
+      return other >= 0 && other !== loop && intersects(pos.sets[p] as CharSet, pos.sets[q] as CharSet);
+    });
+  };
+  for (let p = 0; p < pos.sets.length; p++) {
+    for (const q of next(p)) {
+      const pq = intersect(pos.sets[p] as CharSet, pos.sets[q] as CharSet);
+      for (const r of next(q)) {
+        if (pos.loopOf[r] !== pos.loopOf[p] && intersects(pq, pos.sets[r] as CharSet)) return true;
+      }
     }
   }
   return false;
@@ -178,7 +217,7 @@ export function checkBacktracking(tree: RegexNode): string | undefined {
   const pos = new Positions();
   try {
     pos.build(tree);
-    if (exponentiallyAmbiguous(pos)) {
+    if (duplicateOnCycle(pos) || exponentiallyAmbiguous(pos)) {
       return 'regex may backtrack catastrophically: a repeated part can match the same text in more than one way';
     }
   } catch (e) {
@@ -186,7 +225,7 @@ export function checkBacktracking(tree: RegexNode): string | undefined {
     throw e;
   }
   if (adjacentOverlappingLoops(pos)) {
-    return 'regex may backtrack excessively: two adjacent repetitions can match the same characters';
+    return 'regex may backtrack excessively: three adjacent repetitions can match the same characters';
   }
   return undefined;
 }
