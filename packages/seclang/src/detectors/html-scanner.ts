@@ -12,13 +12,17 @@ export type HtmlContext = 'text' | 'tag' | 'unquoted' | "'" | '"' | '`';
 export interface HtmlVisitor {
   /** A start tag's lower-case name; true stops the scan. */
   tag(name: string): boolean;
-  /** An attribute of the current tag (lower-case name); true stops the scan. */
+  /** An attribute of the current tag (lower-case name, value cut at 1 KiB); true stops the scan. */
   attribute(name: string, value: string, hasValue: boolean): boolean;
   /** `<!…` or `<?…` markup; `head` is up to 16 characters after `<!` or `<?`; true stops. */
   declaration(kind: '!' | '?', head: string): boolean;
 }
 
 const DECLARATION_HEAD = 16;
+// Longer attribute names are reported as "" (no dangerous name is this long); values are cut,
+// since rules only look at their start.
+const MAX_NAME = 48;
+const MAX_VALUE = 1024;
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
@@ -72,11 +76,12 @@ function scanAttributes(s: string, from: number, visitor: HtmlVisitor): [boolean
     }
     if (c === 62) return [false, i + 1];
     const end = nameEnd(s, i + 1, true); // a name may start with "="
-    const name = s.slice(i, end).toLowerCase();
+    const name = end - i > MAX_NAME ? '' : s.slice(i, end).toLowerCase();
     i = skipSpaces(s, end);
     if (s.charCodeAt(i) === 61) {
       const [start, stop, resume] = readValue(s, skipSpaces(s, i + 1));
-      if (visitor.attribute(name, s.slice(start, stop), true)) return [true, resume];
+      const value = s.slice(start, Math.min(stop, start + MAX_VALUE));
+      if (visitor.attribute(name, value, true)) return [true, resume];
       i = resume;
     } else if (visitor.attribute(name, '', false)) {
       return [true, i];

@@ -18,6 +18,9 @@ const ASSIGN = '(?:wo)?';
 // A comparison with a right-hand side: = 1, like 'a', is null, in (…); a word operator needs a
 // literal after it, so English "… is used" is no comparison.
 const COMPARE = `(?:o\\(*${ANY}|i\\(*[nsv(])`;
+// The operand of a trailing clause and what may follow it: order by 3--, limit 1, having 1=1,
+// order by 1,2 — not English such as "kids' limit 2 items".
+const CLAUSE_END = `\\(*[nsvf(]\\)*(?:$|[cmh,;)lo(bg])`;
 // A trailing comment of any kind.
 const COMMENT = '[cmh]';
 
@@ -46,8 +49,8 @@ export const SQLI_PATTERNS: readonly SqliPattern[] = [
   { name: 'number-comment', source: `^n\\)*c$` },
   { name: 'string-comment', source: `^s\\)*c$` },
   // 1 order by 5, x' having 1=1, 1 limit 1, 1 group by concat(…, abc order by 3
-  { name: 'clause-tail', source: `^${ASSIGN}${OPERAND}\\)*b.` },
-  { name: 'clause-tail-word', source: `^w\\)*b\\(*[nsv(]` },
+  { name: 'clause-tail', source: `^${ASSIGN}${OPERAND}\\)*[bg]${CLAUSE_END}` },
+  { name: 'clause-tail-word', source: `^w\\)*b${CLAUSE_END}` },
   // x into outfile '…'
   { name: 'file-export', source: `^${ANY}\\)*e` },
   // 1-(select …), 1=(select …), 1+sleep(5), 1=sleep(5), abc+sleep(5)
@@ -64,15 +67,15 @@ export const SQLI_PATTERNS: readonly SqliPattern[] = [
   { name: 'quoted-comment', source: `^s\\)*;?[cm]$`, quoted: true },
   // x'+sleep(5)+', x" sleep(1) ", x')-extractvalue(…
   { name: 'quoted-call', source: `^s\\)*[aoil]?\\(*f`, quoted: true },
-  // x'='x, a'+'b, x' or 'y
-  { name: 'quoted-reopen', source: `^s[aoil]s$`, quoted: true },
+  // x'='x, a'+'b, x' or 'y (not "kids' like 'blue'")
+  { name: 'quoted-reopen', source: `^s[aol]s$`, quoted: true },
   // x'|type a%b|', x'||x||', x'|ping -c 1 host #  — leave the literal, compute, re-enter it or
   // comment out the rest (not with a /* that has text: globs such as './*.js' end that way)
   { name: 'quoted-concat', source: `^s\\)*[al][^s]*[nvwf(][^s]*(?:[al]s|[ch])$`, quoted: true },
   // x'+(select …)
   { name: 'quoted-subquery', source: `^s\\)*[aoil]\\(+q`, quoted: true },
-  // x', 'y'); declare …, x'exec master..xp_cmdshell '…'--
-  { name: 'quoted-statement', source: `^s\\)*(?:;q|q.*${COMMENT}$)`, quoted: true },
+  // x', 'y'); declare …, x'exec master..xp_cmdshell '…'-- (a bare --, not "kids' select -- x")
+  { name: 'quoted-statement', source: `^s\\)*(?:;q|q.*c$)`, quoted: true },
 ];
 
 function compile(patterns: readonly SqliPattern[]): RegExp {

@@ -2,7 +2,7 @@
 // as is or as if spliced inside a '…' or "…" literal, and feeds one class letter per token
 // to a FingerprintStack:
 //   s string   n number/literal   w identifier   v @@system variable or value keyword
-//   q statement   u union/intersect/except   b order by, group by, limit, having, procedure analyse
+//   q statement   u union/intersect/except   b order by, group by, procedure analyse   g having, limit
 //   t waitfor delay   e into outfile/dumpfile   k other clause keyword   l and/or/xor/&&/||
 //   o comparison symbol   i comparison word (like, in, is…)   a arithmetic/bitwise/not
 //   f function call   ( ) , ; .   c trailing --/* comment without text, m with text, h # comment

@@ -1,11 +1,11 @@
 // SQL word table for the SQLi detector: lower-case word → token class.
-// Classes (see sqli-tokenizer.ts): q statement, u set operator, b clause that ends a query,
+// Classes (see sqli-tokenizer.ts): q statement, u set operator, g having/limit,
 // k clause keyword, l logic, i comparison word, a arithmetic word, n literal, v value keyword,
 // f function (only when "(" follows at once), F distinctive function ("(" may follow after spaces).
 // Written from the MySQL, PostgreSQL, SQL Server, Oracle and SQLite manuals; a word absent here is
 // an identifier (class w).
 
-export type WordClass = 'q' | 'u' | 'b' | 'k' | 'l' | 'i' | 'a' | 'n' | 'v' | 'f' | 'F';
+export type WordClass = 'q' | 'u' | 'g' | 'k' | 'l' | 'i' | 'a' | 'n' | 'v' | 'f' | 'F';
 
 const STATEMENTS = [
   'alter',
@@ -345,7 +345,7 @@ function build(): Map<string, WordClass> {
   add(VALUE_KEYWORDS, 'v');
   add(LITERALS, 'n');
   add(ARITHMETIC_WORDS, 'a');
-  add(TAIL_CLAUSES, 'b');
+  add(TAIL_CLAUSES, 'g');
   add(COMPARISON_WORDS, 'i');
   add(LOGIC, 'l');
   add(SET_OPERATORS, 'u');

@@ -159,6 +159,6 @@ describe('detectSQLi robustness', () => {
     const input = unit.repeat(Math.ceil(1_000_000 / unit.length));
     const started = performance.now();
     detectSQLi(input);
-    expect(performance.now() - started).toBeLessThan(250);
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });

@@ -74,6 +74,8 @@ export const DANGEROUS_STYLE: readonly string[] = [
   '@import',
 ];
 
+const STYLE_HINT = /[(:@\\&-]/;
+
 /** `<!…>` declarations of a document type (entity tricks). */
 export const DANGEROUS_DECLARATIONS: readonly string[] = [
   'doctype',
@@ -131,6 +133,7 @@ export function hasDangerousScheme(value: string): boolean {
 }
 
 export function hasDangerousStyle(value: string): boolean {
+  if (!STYLE_HINT.test(value)) return false; // every fragment has one of these characters
   const lower = decodeReferences(value.length > 512 ? value.slice(0, 512) : value)
     .toLowerCase()
     .replace(/\/\*[\s\S]*?\*\/|\\|\s+/g, '');
