@@ -217,6 +217,7 @@ function compile(
     parentId: parent?.id ?? 0,
     suppressScore: false,
     targetCacheSlot: -1,
+    txTarget: undefined,
   };
   return { rule, chain: b.chain };
 }

@@ -142,4 +142,6 @@ export interface Rule {
   suppressScore: boolean;
   /** Stable cache slot for the resolved target list, -1 when not cacheable. */
   targetCacheSlot: number;
+  /** Set when the only target is one TX variable (`TX:foo` or `&TX:foo`): resolved directly. */
+  txTarget: { readonly key: string; readonly name: string; readonly count: boolean } | undefined;
 }

@@ -4,7 +4,7 @@
 
 import type { Rule, Transaction } from '../types.ts';
 import { resolveTargets } from './targets.ts';
-import { applyChain, chainSteps } from './transform-chain.ts';
+import { applyWithSlots, chainSteps, slotsFor } from './transform-chain.ts';
 
 function onMatch(tx: Transaction, link: Rule, name: string, value: string): void {
   tx.setMatched(name, value);
@@ -21,7 +21,8 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
     onMatch(tx, link, '', '');
     return true;
   }
-  const { values, names } = resolveTargets(tx, link, starter);
+  const { values, names, slots } = resolveTargets(tx, link, starter);
+  const chain = link.transform;
   let matched = false;
   for (let i = 0; i < values.length; i++) {
     const raw = values[i]!;
@@ -34,7 +35,15 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
       }
       continue;
     }
-    const v = link.transform ? applyChain(tx, link.transform, raw) : raw;
+    let v = raw;
+    if (chain) {
+      let s = slots[i];
+      if (!s) {
+        s = slotsFor(tx, raw);
+        slots[i] = s;
+      }
+      v = s[chain.id] ?? applyWithSlots(chain, raw, s);
+    }
     if (op(tx, v) !== negated) {
       matched = true;
       onMatch(tx, link, names[i]!, v);
@@ -46,7 +55,7 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
 /** True when every link of the rule's chain matched. */
 export function evaluateRule(tx: Transaction, rule: Rule): boolean {
   tx.currentRule = rule;
-  tx.matchedVars.clear();
+  if (tx.matchedVars.entries.length > 0) tx.matchedVars.clear();
   for (let link: Rule | undefined = rule; link; link = link.chained) {
     if (!evaluateLink(tx, link, rule)) return false;
   }

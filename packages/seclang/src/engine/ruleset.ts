@@ -56,6 +56,15 @@ export class RuleSet {
     const slots = new Map<string, number>();
     for (const rule of this.rules()) {
       for (let link: Rule | undefined = rule; link; link = link.chained) {
+        const only = link.targets.length === 1 ? link.targets[0]! : undefined;
+        link.txTarget =
+          only && only.variable.name === 'TX' && only.selector.kind === 'key' && only.exclusions.length === 0
+            ? {
+                key: only.selector.key,
+                name: `${only.count ? '&' : ''}TX:${only.selector.raw}`,
+                count: only.count,
+              }
+            : undefined;
         if (link.targets.length === 0 || link.targets.some((t) => t.variable.dynamic)) {
           link.targetCacheSlot = -1;
           continue;

@@ -7,6 +7,8 @@ import type { TargetRemoval } from './transaction.ts';
 export interface ResolvedTargets {
   readonly values: string[];
   readonly names: string[];
+  /** Transformation cache slots of each value, filled on first use. */
+  readonly slots: Array<Array<string | undefined> | undefined>;
 }
 
 function selectEntries(tx: Transaction, t: Target): readonly Entry[] {
@@ -34,8 +36,17 @@ function removedBy(name: string, key: string, removals: readonly TargetRemoval[]
   return false;
 }
 
+const NONE: ResolvedTargets = { values: [], names: [], slots: [] };
+
 export function resolveTargets(tx: Transaction, rule: Rule, starter: Rule): ResolvedTargets {
-  const removals = tx.targetRemovals(starter);
+  const removals =
+    tx.removedTargetsById.length > 0 || tx.removedTargetsByTag.length > 0 ? tx.targetRemovals(starter) : undefined;
+  const single = rule.txTarget;
+  if (single && !removals) {
+    const value = tx.tx.get(single.key);
+    if (single.count) return { values: [value === undefined ? '0' : '1'], names: [single.name], slots: [] };
+    return value === undefined ? NONE : { values: [value], names: [single.name], slots: [] };
+  }
   const slot = rule.targetCacheSlot;
   if (slot >= 0 && !removals) {
     const hit = tx.targetCache[slot];
@@ -58,7 +69,7 @@ export function resolveTargets(tx: Transaction, rule: Rule, starter: Rule): Reso
       names.push(e.key === '' ? name : `${name}:${e.key}`);
     }
   }
-  const resolved = { values, names };
+  const resolved: ResolvedTargets = { values, names, slots: [] };
   if (slot >= 0 && !removals) tx.targetCache[slot] = resolved;
   return resolved;
 }

@@ -9,6 +9,7 @@ import { VarCollection } from './collections/var-collection.ts';
 import type { RuleEngineMode } from './config.ts';
 import { parseRequestData, type RequestData, type WafRequest } from './request-data.ts';
 import type { RuleSet } from './ruleset.ts';
+import type { ResolvedTargets } from './targets.ts';
 
 export interface MatchedRule {
   id: number;
@@ -81,8 +82,8 @@ export class Transaction {
   timedOut = false;
 
   // caches: transformed values per chain node, resolved target lists per slot
-  readonly transformCache: Array<Map<string, string> | undefined> = [];
-  targetCache: Array<{ values: string[]; names: string[] } | undefined> = [];
+  readonly transformCache = new Map<string, Array<string | undefined>>();
+  targetCache: Array<ResolvedTargets | undefined> = [];
 
   constructor(ruleset: RuleSet, request: WafRequest, store: PersistentStore, uniqueId: string) {
     this.ruleset = ruleset;

@@ -1,6 +1,6 @@
 // Transformation chains as a shared prefix tree: `none,urlDecodeUni` and
-// `none,urlDecodeUni,lowercase` share their first node, and each node's results are cached per
-// transaction, keyed by the input value.
+// `none,urlDecodeUni,lowercase` share their first node. Results are cached per transaction: each
+// distinct input value gets one slot array indexed by node id.
 
 import { getTransformation } from '../transformations/index.ts';
 import type { TransformChain, Transaction } from '../types.ts';
@@ -23,19 +23,31 @@ export function chainFor(names: readonly string[]): TransformChain | undefined {
   return node;
 }
 
+export type Slots = Array<string | undefined>;
+
+/** The cache slots of `value` in this transaction. */
+export function slotsFor(tx: Transaction, value: string): Slots {
+  let slots = tx.transformCache.get(value);
+  if (!slots) {
+    slots = [];
+    tx.transformCache.set(value, slots);
+  }
+  return slots;
+}
+
+/** The value after `chain`, using and filling the value's slots. */
+export function applyWithSlots(chain: TransformChain, value: string, slots: Slots): string {
+  const hit = slots[chain.id];
+  if (hit !== undefined) return hit;
+  const input = chain.parent ? applyWithSlots(chain.parent, value, slots) : value;
+  const out = chain.def ? chain.def.transform(input) : input;
+  slots[chain.id] = out;
+  return out;
+}
+
 /** The value after the whole chain, computed once per (node, value) per transaction. */
 export function applyChain(tx: Transaction, chain: TransformChain, value: string): string {
-  let cache = tx.transformCache[chain.id];
-  if (!cache) {
-    cache = new Map();
-    tx.transformCache[chain.id] = cache;
-  }
-  const hit = cache.get(value);
-  if (hit !== undefined) return hit;
-  const input = chain.parent ? applyChain(tx, chain.parent, value) : value;
-  const out = chain.def ? chain.def.transform(input) : input;
-  cache.set(value, out);
-  return out;
+  return applyWithSlots(chain, value, slotsFor(tx, value));
 }
 
 /** For multiMatch: the raw value and the value after each step that changed it. */

@@ -4,44 +4,60 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { RuleCompileError } from '../errors.ts';
 import type { OperatorDef, OperatorFn } from '../types.ts';
 
-function ipBits(ip: string): bigint | undefined {
-  if (isIPv4(ip)) return ip.split('.').reduce((acc, part) => (acc << 8n) | BigInt(Number(part)), 0n);
+/** An address as 8 16-bit groups (IPv4 mapped into ::ffff:0:0/96), or undefined. */
+export function ipGroups(ip: string): number[] | undefined {
+  if (isIPv4(ip)) {
+    const [a, b, c, d] = ip.split('.').map(Number) as [number, number, number, number];
+    return [0, 0, 0, 0, 0, 0xffff, (a << 8) | b, (c << 8) | d];
+  }
   if (!isIPv6(ip)) return undefined;
   let text = ip;
   const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (v4) {
-    const b = ipBits(v4[1]!)!;
-    text = `${text.slice(0, v4.index)}${(b >> 16n).toString(16)}:${(b & 0xffffn).toString(16)}`;
+    const g = ipGroups(v4[1]!)!;
+    text = `${text.slice(0, v4.index)}${g[6]!.toString(16)}:${g[7]!.toString(16)}`;
   }
   const [head, tail] = text.split('::') as [string, string | undefined];
   const h = head ? head.split(':') : [];
   const t = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? h : [...h, ...Array(8 - h.length - t.length).fill('0'), ...t];
-  return groups.reduce((acc, g) => (acc << 16n) | BigInt(Number.parseInt(g || '0', 16)), 0n);
+  const groups = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
+  return groups.map((g) => Number.parseInt(g || '0', 16));
 }
 
 interface Block {
-  v6: boolean;
-  base: bigint;
-  mask: bigint;
+  groups: number[];
+  /** Prefix length in bits over the 128-bit form. */
+  bits: number;
+}
+
+function inBlock(ip: number[], b: Block): boolean {
+  let bits = b.bits;
+  for (let i = 0; i < 8 && bits > 0; i++, bits -= 16) {
+    const mask = bits >= 16 ? 0xffff : (0xffff << (16 - bits)) & 0xffff;
+    if ((ip[i]! & mask) !== (b.groups[i]! & mask)) return false;
+  }
+  return true;
 }
 
 export function compileIpList(list: string[]): OperatorFn {
   const blocks: Block[] = list.map((item) => {
     const [addr, prefix] = item.trim().split('/') as [string, string | undefined];
-    const base = ipBits(addr);
-    if (base === undefined) throw new RuleCompileError(`bad IP address "${item}"`);
-    const v6 = !isIPv4(addr);
-    const width = v6 ? 128n : 32n;
-    const bits = prefix === undefined ? width : BigInt(Number(prefix));
-    const mask = ((1n << bits) - 1n) << (width - bits);
-    return { v6, base: base & mask, mask };
+    const groups = ipGroups(addr);
+    if (!groups) throw new RuleCompileError(`bad IP address "${item}"`);
+    const width = isIPv4(addr) ? 32 : 128;
+    const p = prefix === undefined ? width : Number(prefix);
+    if (!Number.isInteger(p) || p < 0 || p > width) throw new RuleCompileError(`bad prefix in "${item}"`);
+    return { groups, bits: p + 128 - width };
   });
+  const cache = new Map<string, boolean>();
   return (_tx, input) => {
-    const ip = ipBits(input.trim());
-    if (ip === undefined) return false;
-    const v6 = !isIPv4(input.trim());
-    return blocks.some((b) => b.v6 === v6 && (ip & b.mask) === b.base);
+    const hit = cache.get(input);
+    if (hit !== undefined) return hit;
+    const ip = ipGroups(input.trim());
+    const result = ip !== undefined && blocks.some((b) => inBlock(ip, b));
+    if (cache.size > 1000) cache.clear();
+    cache.set(input, result);
+    return result;
   };
 }
 

@@ -2,10 +2,30 @@
 // Example: t:none,t:base64Decode
 import type { TransformationDef } from '../types.ts';
 
+const VALUES = new Int8Array(128).fill(-1);
+for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].entries()) {
+  VALUES[c.charCodeAt(0)] = i;
+}
+
+export function decodeBase64(input: string): string {
+  let out = '';
+  let acc = 0;
+  let bits = 0;
+  for (let i = 0; i < input.length; i++) {
+    const c = input.charCodeAt(i);
+    const v = c < 128 ? VALUES[c]! : -1;
+    if (v < 0) break;
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += String.fromCharCode((acc >> bits) & 0xff);
+    }
+  }
+  return out;
+}
+
 export const base64Decode: TransformationDef = {
   name: 'base64Decode',
-  transform(input) {
-    const m = /^[A-Za-z0-9+/]*/.exec(input);
-    return Buffer.from(m ? m[0] : '', 'base64').toString('latin1');
-  },
+  transform: decodeBase64,
 };

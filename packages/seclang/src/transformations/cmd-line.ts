@@ -1,10 +1,14 @@
 // cmdLine: shell-evasion normalisation: drops \ " ' ^, turns , ; and whitespace runs into one
 // space, drops a space before / or (, lowercases. Example: t:none,t:cmdLine
 import type { TransformationDef } from '../types.ts';
+import { asciiLower } from './lowercase.ts';
+
+const SPECIAL = /["'\\^ ,;\t\r\n]/;
 
 export const cmdLine: TransformationDef = {
   name: 'cmdLine',
   transform(input) {
+    if (!SPECIAL.test(input)) return asciiLower(input);
     let out = '';
     let space = false;
     for (let i = 0; i < input.length; i++) {
@@ -33,10 +37,11 @@ export const cmdLine: TransformationDef = {
           out += c;
           break;
         default:
-          out += c >= 'A' && c <= 'Z' ? c.toLowerCase() : c;
+          out += c;
           space = false;
       }
     }
+    out = asciiLower(out);
     return out === input ? input : out;
   },
 };

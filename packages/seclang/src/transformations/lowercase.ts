@@ -2,12 +2,22 @@
 // Example: SecRule ARGS "@rx select" "id:1,t:none,t:lowercase"
 import type { TransformationDef } from '../types.ts';
 
-const UPPER = /[A-Z]/;
+const LATIN1_UPPER = /[\xc0-\xde]/;
+
+export function asciiLower(input: string): string {
+  let i = 0;
+  const n = input.length;
+  while (i < n) {
+    const c = input.charCodeAt(i);
+    if (c >= 65 && c <= 90) break;
+    i++;
+  }
+  if (i === n) return input;
+  if (!LATIN1_UPPER.test(input)) return input.toLowerCase();
+  return input.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+}
 
 export const lowercase: TransformationDef = {
   name: 'lowercase',
-  transform(input) {
-    if (!UPPER.test(input)) return input;
-    return input.replace(/[A-Z]+/g, (s) => s.toLowerCase());
-  },
+  transform: asciiLower,
 };

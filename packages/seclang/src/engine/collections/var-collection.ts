@@ -12,7 +12,10 @@ export class VarCollection {
 
   constructor(private readonly now: () => number = Date.now) {}
 
+  /** `name` must be lower-case when called from the hot path; other callers may pass any case. */
   get(name: string): string | undefined {
+    const hit = this.map.get(name);
+    if (hit !== undefined && !this.expiry) return hit.value;
     const key = name.toLowerCase();
     if (this.expiry && this.expired(key)) return undefined;
     return this.map.get(key)?.value;
