@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { type Config, createLogger, loadConfig, lockHolder } from '@cairn/kit';
 import { forwardToServer } from './admin-socket.ts';
 import { execute, findCommand, reportError } from './execute.ts';
@@ -14,6 +15,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   }
 
   const found = findCommand(argv);
+  // PORT=0 asks for any free port; pick it now so that PUBLIC_URL (the OAuth issuer) names the real one.
+  if (found?.command.name === 'serve' && config.port === 0) {
+    config = loadConfig({ ...env, PORT: String(await freePort(config.host)) });
+  }
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
   if (
     found?.command.usesDatabase &&
@@ -43,4 +48,15 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   } finally {
     await runtime?.close();
   }
+}
+
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
 }

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import type { AppDeps, ServiceModule } from './app.ts';
 import { createApp } from './app.ts';
@@ -26,7 +26,14 @@ export async function createTestDeps(
       done();
     },
   });
-  const config: Readonly<Config> = loadConfig({ CAIRN_DATA_DIR: '/nonexistent', ...options.env });
+  // A free port chosen up front, so that PUBLIC_URL (links, the OAuth issuer) names the address served.
+  const port = await freePort();
+  const config: Readonly<Config> = loadConfig({
+    CAIRN_DATA_DIR: '/nonexistent',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...options.env,
+  });
   return {
     config,
     db: await createTestDb(migrations),
@@ -40,11 +47,22 @@ export async function createTestDeps(
 /** Serves the given services on a random loopback port; returns its base URL and a close function. */
 export async function serveOnLoopback(deps: AppDeps, services: readonly ServiceModule[]) {
   const app = await createApp(deps, services);
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: deps.config.port, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return {
     app,
     baseUrl: `http://127.0.0.1:${port}`,
     close: () => app.close(),
   };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -1,9 +1,23 @@
 import type { AppDeps, ResolveBearer, ServiceModule } from '@cairn/kit';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
 import { type BearerResolver, createBearerResolver } from './auth/resolve-bearer.ts';
+import { consoleRoutes } from './console/routes.ts';
 import type { IdentityDeps } from './deps.ts';
 import { identityMigrations } from './migrations.ts';
+import { oauthRoutes } from './oauth/routes.ts';
 import { usersApiRoutes } from './users-api/routes.ts';
+import { accountRoutes } from './web/account-routes.ts';
 
+export { addMember } from './accounts/members.ts';
+export { type Person, signUp } from './accounts/service.ts';
+export {
+  type App,
+  authenticateClient,
+  listOrganizationApps,
+  registerApp,
+  revokeApp,
+} from './apps/service.ts';
 export { type BootstrapResult, bootstrapDemo, DEMO_ORGANIZATION } from './bootstrap.ts';
 export type { IdentityDeps } from './deps.ts';
 export { createManagedUser, deleteManagedUser, refreshManagedUserToken } from './managed-users/service.ts';
@@ -16,6 +30,12 @@ export {
   revokeServiceKey,
   type ServiceKey,
 } from './service-keys/service.ts';
+export {
+  createSessionToken,
+  type RedeemedSession,
+  redeemSessionToken,
+  SESSION_TOKEN_TTL_MS,
+} from './session-tokens/service.ts';
 export type { Organization } from './store/organizations.ts';
 
 export interface Identity {
@@ -32,16 +52,22 @@ export function createIdentity(app: Pick<AppDeps, 'db' | 'clock' | 'config'>): I
   const resolver = createBearerResolver(app.db, app.clock, { ttlMs: app.config.authCacheTtlMs });
   const deps: IdentityDeps = { db: app.db, clock: app.clock, resolver };
   const resolveBearer: ResolveBearer = (token) => resolver.resolve(token);
+  const issuer = app.config.publicUrl;
   return {
     deps,
     resolver,
     resolveBearer,
     module: {
       name: 'identity',
-      title: 'Users API and authorization server',
+      title: 'Users API, OAuth 2.0 authorization server, accounts and developer console',
       migrations: identityMigrations,
       plugin: async (app) => {
+        await app.register(cookie);
+        await app.register(formbody, { bodyLimit: 64 * 1024 });
         await app.register(usersApiRoutes(deps, resolveBearer));
+        await app.register(oauthRoutes(deps, issuer));
+        await app.register(accountRoutes(deps, issuer));
+        await app.register(consoleRoutes(deps, issuer));
       },
     },
     start: () => resolver.start(),

@@ -1,7 +1,8 @@
 import type { Command } from '../command.ts';
+import { appsCreate, appsList, appsRevoke } from './apps.ts';
 import { keysCreate, keysGenerate, keysList, keysRevoke } from './keys.ts';
 import { migrateCommand } from './migrate.ts';
-import { orgsCreate, orgsList } from './orgs.ts';
+import { orgsAddMember, orgsCreate, orgsList } from './orgs.ts';
 import { serve } from './serve.ts';
 
 /** Every cairn command; a name given twice is a programming error caught at load. */
@@ -10,10 +11,14 @@ export const commands: readonly Command[] = register([
   migrateCommand,
   orgsCreate,
   orgsList,
+  orgsAddMember,
   keysCreate,
   keysList,
   keysRevoke,
   keysGenerate,
+  appsCreate,
+  appsList,
+  appsRevoke,
 ]);
 
 function register(list: Command[]): Command[] {

@@ -1,5 +1,11 @@
-import { createOrganization, listOrganizations, type Organization } from '@cairn/identity';
-import { type Command, requiredString } from '../command.ts';
+import {
+  addMember,
+  createOrganization,
+  getOrganization,
+  listOrganizations,
+  type Organization,
+} from '@cairn/identity';
+import { type Command, optionalString, requiredString, UsageError } from '../command.ts';
 import { table } from '../output.ts';
 
 const toJson = (o: Organization) => ({ id: o.id, name: o.name, created_at: o.createdAt.toISOString() });
@@ -31,6 +37,29 @@ export const orgsList: Command = {
       ctx.out.line(
         table([['ID', 'NAME', 'CREATED'], ...orgs.map((o) => [o.id, o.name, o.createdAt.toISOString()])]),
       );
+    return 0;
+  },
+};
+
+export const orgsAddMember: Command = {
+  name: 'orgs add-member',
+  describe: "Give a person (by their account's email) access to an organization in the developer console",
+  options: { org: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
+  optionHelp: {
+    org: 'organization id or name',
+    email: 'the email the person signed up with',
+    role: 'member (default) or owner',
+  },
+  usesDatabase: true,
+  async run(args, ctx) {
+    const role = optionalString(args, 'role') ?? 'member';
+    if (role !== 'member' && role !== 'owner') throw new UsageError('--role must be member or owner');
+    const { identity } = await ctx.runtime();
+    const org = await getOrganization(identity.deps.db, requiredString(args, 'org'));
+    const email = requiredString(args, 'email');
+    const { userId } = await addMember(identity.deps, org.id, email, role);
+    if (ctx.json) ctx.out.json({ organization_id: org.id, user_id: userId, role });
+    else ctx.out.line(`${email} is now ${role === 'owner' ? 'an owner' : 'a member'} of "${org.name}"`);
     return 0;
   },
 };

@@ -37,14 +37,80 @@ const toRecord = (r: Row): AccessTokenRecord => ({
 
 export async function insertAccessToken(
   db: Queryable,
-  token: Omit<AccessTokenRecord, 'revokedAt' | 'revokedReason'>,
+  token: Omit<AccessTokenRecord, 'revokedAt' | 'revokedReason'> & {
+    authorizationCodeId?: string;
+    placemaker?: boolean;
+  },
   tokenHash: string,
 ): Promise<void> {
   await db.query(
-    `INSERT INTO access_tokens (id, token_hash, kind, user_id, organization_id, app_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [token.id, tokenHash, token.kind, token.userId, token.organizationId, token.appId, token.createdAt],
+    `INSERT INTO access_tokens (id, token_hash, kind, user_id, organization_id, app_id, created_at,
+                                authorization_code_id, placemaker)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      token.id,
+      tokenHash,
+      token.kind,
+      token.userId,
+      token.organizationId,
+      token.appId,
+      token.createdAt,
+      token.authorizationCodeId ?? null,
+      token.placemaker ?? false,
+    ],
   );
+}
+
+/** Revokes what a replayed authorization code produced; returns the revoked hashes. */
+export async function revokeTokensOfCode(db: Queryable, codeId: string, at: Date): Promise<string[]> {
+  const { rows } = await db.query<{ token_hash: string }>(
+    `UPDATE access_tokens SET revoked_at = $2, revoked_reason = 'authorization code replayed'
+      WHERE authorization_code_id = $1 AND revoked_at IS NULL RETURNING token_hash`,
+    [codeId, at],
+  );
+  return rows.map((r) => r.token_hash);
+}
+
+/** Revokes one token if it belongs to the app; returns its hash, or undefined. */
+export async function revokeAppToken(
+  db: Queryable,
+  tokenHash: string,
+  appId: string,
+  at: Date,
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ token_hash: string }>(
+    `UPDATE access_tokens SET revoked_at = $3, revoked_reason = 'revoked by the app'
+      WHERE token_hash = $1 AND app_id = $2 AND kind = 'oauth_user' AND revoked_at IS NULL RETURNING token_hash`,
+    [tokenHash, appId, at],
+  );
+  return rows[0]?.token_hash;
+}
+
+/** The apps holding live tokens for a user ("Connected apps"). */
+export async function connectedApps(
+  db: Queryable,
+  userId: number,
+): Promise<{ appId: string; name: string; organization: string; since: Date; tokens: number }[]> {
+  const { rows } = await db.query<{
+    app_id: string;
+    name: string;
+    organization: string;
+    since: Date;
+    tokens: number;
+  }>(
+    `SELECT t.app_id, a.name, o.name AS organization, min(t.created_at) AS since, count(*)::int AS tokens
+       FROM access_tokens t JOIN apps a ON a.id = t.app_id JOIN organizations o ON o.id = a.organization_id
+      WHERE t.user_id = $1 AND t.kind = 'oauth_user' AND t.revoked_at IS NULL
+      GROUP BY t.app_id, a.name, o.name ORDER BY a.name`,
+    [userId],
+  );
+  return rows.map((r) => ({
+    appId: r.app_id,
+    name: r.name,
+    organization: r.organization,
+    since: r.since,
+    tokens: r.tokens,
+  }));
 }
 
 export async function findAccessTokenByHash(

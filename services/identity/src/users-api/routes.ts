@@ -9,6 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IdentityDeps } from '../deps.ts';
 import { createManagedUser, deleteManagedUser, refreshManagedUserToken } from '../managed-users/service.ts';
+import { createSessionToken } from '../session-tokens/service.ts';
 import { requireJsonAccept } from './accept.ts';
 import {
   CreatedUser,
@@ -16,6 +17,7 @@ import {
   DeletedUser,
   errorResponses,
   RefreshedToken,
+  SessionToken,
   TargetUserQuery,
   usersApiHeaders,
 } from './schemas.ts';
@@ -64,6 +66,19 @@ export function usersApiRoutes(deps: IdentityDeps, resolveBearer: ResolveBearer)
         },
       },
       async (request) => refreshManagedUserToken(deps, request.auth!, Number(request.query.target_user_id)),
+    );
+
+    app.post(
+      '/auth/session-token',
+      {
+        schema: {
+          ...common,
+          summary:
+            "Create a 10-minute session token for the embedded place-editing UI (Bearer: a third-party user's access token)",
+          response: { 200: SessionToken, ...errorResponses },
+        },
+      },
+      async (request) => createSessionToken(deps, request.auth!),
     );
 
     app.post(

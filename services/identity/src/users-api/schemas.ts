@@ -51,3 +51,9 @@ export const usersApiHeaders = Type.Object({
   'x-users-api-version': Type.String({ description: 'API version; the one version is 2025-06-17' }),
   accept: Type.Optional(Type.String({ description: 'application/json' })),
 });
+
+export const SessionToken = Type.Object({
+  session_token: Type.String({
+    description: 'Opens {editor_url}/placemakers/home?session_token=… once, within 10 minutes',
+  }),
+});

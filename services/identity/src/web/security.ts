@@ -1,0 +1,90 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { CairnError } from '@cairn/kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export const SESSION_COOKIE = 'cairn_session';
+export const CSRF_COOKIE = 'cairn_csrf';
+
+/** Cookies are Secure whenever Cairn is reached over https (directly or as its public address says). */
+export function secureCookies(request: FastifyRequest, publicUrl: string): boolean {
+  return request.protocol === 'https' || publicUrl.startsWith('https:');
+}
+
+/**
+ * Headers for every page: no MIME sniffing, no caching of pages that carry secrets or CSRF tokens, and
+ * framing only by the given origins (RFC 9700 §4.16: the AS must prevent clickjacking).
+ */
+export function pageHeaders(reply: FastifyReply, frameAncestors: readonly string[] = []) {
+  const ancestors = frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'";
+  void reply
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header(
+      'content-security-policy',
+      `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self' http: https:; frame-ancestors ${ancestors}`,
+    );
+  if (frameAncestors.length === 0) void reply.header('x-frame-options', 'DENY');
+}
+
+/**
+ * Double-submit CSRF protection: a random value in an HttpOnly SameSite=Lax cookie must come back in the
+ * form's `csrf_token` field; and a cross-site Origin is refused outright.
+ */
+export function csrfToken(request: FastifyRequest, reply: FastifyReply, publicUrl: string): string {
+  const existing = request.cookies[CSRF_COOKIE];
+  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+  const token = randomBytes(32).toString('base64url');
+  void reply.setCookie(CSRF_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secureCookies(request, publicUrl),
+  });
+  request.cookies[CSRF_COOKIE] = token;
+  return token;
+}
+
+export function checkCsrf(request: FastifyRequest, formToken: unknown, publicUrl: string): void {
+  const origin = request.headers.origin;
+  if (
+    origin &&
+    origin !== 'null' &&
+    origin !== new URL(publicUrl).origin &&
+    origin !== requestOrigin(request)
+  ) {
+    throw csrfError(`This form was sent from another site (${origin}); reload the page and try again.`);
+  }
+  const cookie = request.cookies[CSRF_COOKIE];
+  if (typeof formToken !== 'string' || !cookie)
+    throw csrfError('This form has expired; reload the page and try again.');
+  const a = Buffer.from(formToken);
+  const b = Buffer.from(cookie);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) {
+    throw csrfError('This form has expired; reload the page and try again.');
+  }
+}
+
+function requestOrigin(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+function csrfError(message: string) {
+  return new CairnError(403, 'csrf', message);
+}
+
+/** Only a path on this site may be a return address after sign-in (no open redirect). */
+export function safeReturnTo(value: unknown, fallback = '/account/apps'): string {
+  if (typeof value !== 'string' || value === '') return fallback;
+  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\') || /[\r\n]/.test(value)) {
+    return fallback;
+  }
+  return value;
+}
+
+/** A form or query value given once, as text. */
+export function field(source: unknown, name: string): string | undefined {
+  const value = (source as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
