@@ -48,18 +48,16 @@ export function consoleRoutes(deps: IdentityDeps, publicUrl: string) {
     ]);
     pageHeaders(reply);
     const { status, ...shown } = extra;
-    return reply
-      .status(status ?? 200)
-      .send(
-        organizationPage({
-          csrf: csrfToken(request, reply, publicUrl),
-          person,
-          organization,
-          keys,
-          apps,
-          ...shown,
-        }),
-      );
+    return reply.status(status ?? 200).send(
+      organizationPage({
+        csrf: csrfToken(request, reply, publicUrl),
+        person,
+        organization,
+        keys,
+        apps,
+        ...shown,
+      }),
+    );
   }
 
   /** A POST handler: CSRF first, membership, then the action; a refused action re-renders with its message. */
