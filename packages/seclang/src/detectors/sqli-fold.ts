@@ -8,56 +8,62 @@ export const FINGERPRINT_LENGTH = 8;
 /** Tokens folded before the tokenizer may stop (two past the fingerprint, for the top rewrites). */
 const STACK_LIMIT = FINGERPRINT_LENGTH + 2;
 
-// Classes whose values combine with arithmetic into one value.
-const ARITH_VALUE = 'nvw';
-// Classes that collapse in a comma-separated list.
-const LIST_VALUE = 'nsvw';
-// Classes that end an operand: after them an operator is binary, not a sign.
-const OPERAND_END = 'nvws)';
-// Classes a sign may stand in front of.
-const SIGNABLE = 'nvwsf(';
+// Class traits, looked up by letter code.
+const ARITH_VALUE = 1; // combines with arithmetic into one value: n v w
+const LIST_VALUE = 2; // collapses in a comma-separated list: n s v w
+const OPERAND_END = 4; // ends an operand, so a following operator is binary: n v w s )
+const SIGNABLE = 8; // may carry a sign: n v w s f (
+const TRAITS = new Uint8Array(128);
+for (const [letters, trait] of [
+  ['nvw', ARITH_VALUE],
+  ['nsvw', LIST_VALUE],
+  ['nvws)', OPERAND_END],
+  ['nvwsf(', SIGNABLE],
+] as const) {
+  for (const letter of letters) TRAITS[letter.charCodeAt(0)]! |= trait;
+}
+
+const A = 97; // 'a'
+const DOT = 46;
+const COMMA = 44;
+
+function traits(code: number): number {
+  return code < 128 ? TRAITS[code]! : 0;
+}
 
 export class FingerprintStack {
-  private readonly items: string[] = [];
+  // The stack as a string of class letters: cheaper than an array for at most ten entries.
+  private items = '';
 
   get full(): boolean {
     return this.items.length >= STACK_LIMIT;
   }
 
   push(cls: string): void {
-    const items = this.items;
-    let top = items.length > 0 ? items[items.length - 1]! : '';
-    if (top === 'a' && SIGNABLE.includes(cls)) {
-      const below = items.length > 1 ? items[items.length - 2]! : '';
-      if (below === '' || !OPERAND_END.includes(below)) {
-        items.pop(); // a sign: -1, +sleep(…), ~x
-        top = below;
-      }
+    let items = this.items;
+    const code = cls.charCodeAt(0);
+    const own = traits(code);
+    let n = items.length;
+    let top = n > 0 ? items.charCodeAt(n - 1) : 0;
+    let below = n > 1 ? items.charCodeAt(n - 2) : 0;
+    if (top === A && own & SIGNABLE && !(traits(below) & OPERAND_END)) {
+      items = items.slice(0, -1); // a sign: -1, +sleep(…), ~x
+      n--;
+      top = below;
+      below = n > 1 ? items.charCodeAt(n - 2) : 0;
     }
-    if (ARITH_VALUE.includes(cls) && (top === 'a' || top === '.') && items.length > 1) {
-      const below = items[items.length - 2]!;
-      if (ARITH_VALUE.includes(below)) {
-        items.pop(); // 1+2, a.b, 2010-01-01: keep the left operand's class
-        return;
-      }
+    if (own & ARITH_VALUE && (top === A || top === DOT) && traits(below) & ARITH_VALUE) {
+      this.items = items.slice(0, -1); // 1+2, a.b, 2010-01-01: keep the left operand's class
+    } else if (own & LIST_VALUE && top === COMMA && traits(below) & LIST_VALUE) {
+      this.items = items.slice(0, -1); // 1,2,3 and 'a', 'b': a list reads as one value
+    } else if (top === code && (cls === 'w' || cls === 'l' || cls === 's')) {
+      this.items = items; // hello world, and not, 'a' 'b'
+    } else {
+      this.items = items + cls;
     }
-    if (
-      LIST_VALUE.includes(cls) &&
-      top === ',' &&
-      items.length > 1 &&
-      LIST_VALUE.includes(items[items.length - 2]!)
-    ) {
-      items.pop(); // 1,2,3 and 'a', 'b': a list reads as one value
-      return;
-    }
-    if ((cls === 'w' && top === 'w') || (cls === 'l' && top === 'l') || (cls === 's' && top === 's')) {
-      return; // hello world, and not, 'a' 'b'
-    }
-    items.push(cls);
   }
 
   toString(): string {
-    const items = this.items;
-    return (items.length > FINGERPRINT_LENGTH ? items.slice(0, FINGERPRINT_LENGTH) : items).join('');
+    return this.items.length > FINGERPRINT_LENGTH ? this.items.slice(0, FINGERPRINT_LENGTH) : this.items;
   }
 }

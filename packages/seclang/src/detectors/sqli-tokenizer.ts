@@ -10,7 +10,7 @@
 // Every branch consumes at least one character and never looks back, so a scan is linear.
 
 import { FingerprintStack } from './sqli-fold.ts';
-import { COMPOUND_WORDS, FUNCTION_WORDS, LONGEST_WORD, SQL_WORDS } from './sqli-words.ts';
+import { COMPOUND_WORDS, FUNCTION_WORDS, mayBeListed, SQL_WORDS } from './sqli-words.ts';
 
 /** 0: as is; 39: inside '…'; 34: inside "…". */
 export type QuoteContext = 0 | 39 | 34;
@@ -36,21 +36,28 @@ const SINGLE_OPS = new Map<string, string>([
   ['&', 'a'],
 ]);
 
-const PAIR_OPS = new Map<string, string>([
-  ['||', 'l'],
-  ['&&', 'l'],
-  ['!=', 'o'],
-  ['<>', 'o'],
-  ['<=', 'o'],
-  ['>=', 'o'],
-  ['==', 'o'],
-  [':=', 'o'],
-  ['::', 'a'],
-  ['<<', 'a'],
-  ['>>', 'a'],
-]);
+/** Class of a two-character operator, or undefined. */
+function pairClass(c: number, c2: number): string | undefined {
+  switch (c) {
+    case 124: // ||
+    case 38: // &&
+      return c2 === c ? 'l' : undefined;
+    case 33: // !=
+      return c2 === 61 ? 'o' : undefined;
+    case 60: // <> <= <<
+      return c2 === 62 || c2 === 61 ? 'o' : c2 === 60 ? 'a' : undefined;
+    case 62: // >= >>
+      return c2 === 61 ? 'o' : c2 === 62 ? 'a' : undefined;
+    case 61: // ==
+      return c2 === 61 ? 'o' : undefined;
+    case 58: // := ::
+      return c2 === 61 ? 'o' : c2 === 58 ? 'a' : undefined;
+    default:
+      return undefined;
+  }
+}
 
-// N'…', X'…', B'…', E'…', _utf8'…': literal prefixes, dropped.
+// N'…', X'…', B'…', E'…', _utf8'…': literal prefixes, dropped (also listed in sqli-words.ts).
 const LITERAL_PREFIXES: ReadonlySet<string> = new Set(['n', 'x', 'b', 'e', '_utf8', '_latin1']);
 
 function isSpace(c: number): boolean {
@@ -139,7 +146,7 @@ function skipWord(s: string, from: number): number {
 
 /** Classifies the word [start, end) and pushes it; returns where scanning resumes. */
 function scanWord(s: string, start: number, end: number, out: FingerprintStack): number {
-  if (end - start > LONGEST_WORD) {
+  if (!mayBeListed(s, start, end)) {
     out.push('w');
     return end;
   }
@@ -203,7 +210,7 @@ function scanSymbol(s: string, i: number, out: FingerprintStack): number {
     return scanComment(s, i + 2, to, close === -1 ? to : close + 2, false, out);
   }
   if (c === 42 && c2 === 47) return i + 2; // end of /*! … */
-  const pair = PAIR_OPS.get(s.slice(i, i + 2));
+  const pair = pairClass(c, c2);
   if (pair !== undefined) {
     out.push(pair);
     return c === 60 && c2 === 61 && s.charCodeAt(i + 2) === 62 ? i + 3 : i + 2; // <=>

@@ -383,3 +383,33 @@ export const LONGEST_WORD = Math.max(
   ...[...SQL_WORDS.keys()].map((w) => w.length),
   ...[...FUNCTION_WORDS].map((w) => w.length),
 );
+
+// (first letter, length) pairs of all entries: most identifiers fail this test, which is much
+// cheaper than lower-casing the word and looking it up.
+const SHAPES = new Uint8Array(27 * (LONGEST_WORD + 1));
+
+function shapeIndex(first: number, length: number): number {
+  const letter = first | 32;
+  const row = letter >= 97 && letter <= 122 ? letter - 97 : first === 95 ? 26 : -1;
+  return row < 0 || length > LONGEST_WORD ? -1 : row * (LONGEST_WORD + 1) + length;
+}
+
+for (const word of [
+  ...SQL_WORDS.keys(),
+  ...FUNCTION_WORDS,
+  ...COMPOUND_WORDS.keys(),
+  'n',
+  'x',
+  'b',
+  'e',
+  '_utf8',
+  '_latin1',
+]) {
+  SHAPES[shapeIndex(word.charCodeAt(0), word.length)] = 1;
+}
+
+/** False when no table entry has this word's first letter and length. */
+export function mayBeListed(s: string, start: number, end: number): boolean {
+  const index = shapeIndex(s.charCodeAt(start), end - start);
+  return index >= 0 && SHAPES[index] === 1;
+}
