@@ -34,8 +34,9 @@ function form(size: number): string {
 function json(size: number): string {
   const items: unknown[] = [];
   let i = 0;
-  while (JSON.stringify({ items }).length < size) {
-    items.push({ id: i, sku: `SKU-${1000 + i}`, name: `Blue cotton shirt ${i}`, qty: (i % 3) + 1, price: 19.99, gift: false });
+  const note = size > 8192 ? ' Please wrap it as a present and add a card that says happy birthday from all of us.'.repeat(6) : '';
+  while (JSON.stringify({ items }).length < size - 120) {
+    items.push({ id: i, sku: `SKU-${1000 + i}`, name: `Blue cotton shirt ${i}${note}`, qty: (i % 3) + 1, price: 19.99, gift: false });
     i++;
   }
   return JSON.stringify({ order: 'A-1042', customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, items });
@@ -81,22 +82,26 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
+/** Median over batches of the mean CPU time per call (getrusage is too coarse for one call). */
 function cpuMicros(waf: Waf, req: WafRequest, rounds: number): { median: number; decision: string } {
-  for (let i = 0; i < 30; i++) waf.evaluate(req);
+  for (let i = 0; i < 50; i++) waf.evaluate(req);
+  const batch = 20;
   const samples: number[] = [];
   let decision = '';
-  for (let i = 0; i < rounds; i++) {
+  for (let b = 0; b < Math.max(5, Math.round(rounds / batch)); b++) {
     const t0 = process.cpuUsage();
-    const r = waf.evaluate(req);
+    for (let i = 0; i < batch; i++) {
+      const r = waf.evaluate(req);
+      decision = `${r.decision} (score ${r.anomalyScore})`;
+    }
     const d = process.cpuUsage(t0);
-    samples.push(d.user + d.system);
-    decision = `${r.decision} (score ${r.anomalyScore})`;
+    samples.push((d.user + d.system) / batch);
   }
   return { median: median(samples), decision };
 }
 
 const roundsArg = process.argv.indexOf('--rounds');
-const rounds = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 300;
+const rounds = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 400;
 const targets: Record<string, number> = { 'benign GET + cookies': 350, '1 KB form POST': 600, '2 KB JSON POST': 2500 };
 
 for (const pl of [1, 4] as const) {
