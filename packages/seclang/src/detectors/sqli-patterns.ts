@@ -15,6 +15,9 @@ const OPERAND = '[nsv]';
 const ANY = '[nsvw]';
 // An optional `name=` before the value, as in `id=1 or 1=1`.
 const ASSIGN = '(?:wo)?';
+// What may close the application's value: a value with parentheses, or parentheses alone
+// (`) or 1=1--` breaks out of `(id)`).
+const HEAD = `(?:${ASSIGN}[nsvw]\\)*|\\)+)`;
 // A comparison with a right-hand side: = 1, like 'a', is null, in (…); a word operator needs a
 // literal after it, so English "… is used" is no comparison.
 const COMPARE = `(?:o\\(*${ANY}|i\\(*[nsv(])`;
@@ -28,20 +31,21 @@ export const SQLI_PATTERNS: readonly SqliPattern[] = [
   // 1 union select …, ') union all (select …, union select @@version
   { name: 'union-select', source: `[nsvw)]u\\(*q` },
   { name: 'leading-union', source: `^u\\(*q.` },
-  // 1; drop table …, x'; exec …, a); declare … — a bare word needs more evidence
-  { name: 'stacked-query', source: `^${ASSIGN}${OPERAND}\\)*;q.` },
-  { name: 'stacked-query-word', source: `^w(?:\\)+;q|\\)*;q[^w])` },
+  // 1; drop table …, x'; exec …, a); declare …, ; insert into … — a bare word needs more
+  // evidence (abc; update users set a=1, not "hello; drop me a line")
+  { name: 'stacked-query', source: `^(?:${ASSIGN}${OPERAND})?\\)*;q.` },
+  { name: 'stacked-query-word', source: `^w(?:\\)+;q|\\)*;q(?:[^w]|wkwo))` },
   // sleep(5), count(1) — a call with arguments as the whole value; (select extractvalue(…
   { name: 'function-call', source: `^f\\([^)]` },
   { name: 'subquery', source: `^\\(+q[fvn(a]` },
   // 1 or 1=1, x or 'a'='a, 1) or (1=1, id=1 or 1=1, 1 or x=x, a) or x like 'b'
-  { name: 'tautology', source: `^${ASSIGN}${ANY}\\)*l\\(*${OPERAND}\\)*[oi]` },
+  { name: 'tautology', source: `^${HEAD}l\\(*${OPERAND}\\)*[oi]` },
   { name: 'tautology-name', source: `^(?:${OPERAND}\\)*|w\\)+)l\\(*w\\)*${COMPARE}` },
   // 1 and sleep(5), 1 and (select …), 1 or @@version, 1 or 1 --, 1) or true
-  { name: 'logic-call', source: `^${ASSIGN}${ANY}\\)*l\\(*f` },
-  { name: 'logic-subquery', source: `^${ASSIGN}${ANY}\\)*l\\(+q` },
-  { name: 'logic-variable', source: `^${ASSIGN}${ANY}\\)*l\\(*v` },
-  { name: 'logic-comment', source: `^(?:${OPERAND}\\)*l\\(*${ANY}|w\\)*l\\(*${OPERAND})\\)*;?${COMMENT}$` },
+  { name: 'logic-call', source: `^${HEAD}l\\(*f` },
+  { name: 'logic-subquery', source: `^${HEAD}l\\(+q` },
+  { name: 'logic-variable', source: `^${HEAD}l\\(*v` },
+  { name: 'logic-comment', source: `^(?:(?:${OPERAND}\\)*|\\)+)l\\(*${ANY}|w\\)*l\\(*${OPERAND})\\)*;?${COMMENT}$` },
   { name: 'paren-logic', source: `^${ANY}\\)+l\\(*${OPERAND}` },
   // or sleep(5), and (select … — a fragment that starts with the logic word and calls
   { name: 'leading-logic', source: `^l\\(*(?:f|\\(q)` },
