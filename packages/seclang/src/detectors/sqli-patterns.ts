@@ -35,8 +35,9 @@ export const SQLI_PATTERNS: readonly SqliPattern[] = [
   // evidence (abc; update users set a=1, not "hello; drop me a line")
   { name: 'stacked-query', source: `^(?:${ASSIGN}${OPERAND})?\\)*;q.` },
   { name: 'stacked-query-word', source: `^w(?:\\)+;q|\\)*;q(?:[^w]|wkwo))` },
-  // sleep(5), count(1) — a call with arguments as the whole value; (select extractvalue(…
-  { name: 'function-call', source: `^f\\([^)]` },
+  // sleep(5), count(1) — a call with arguments as the whole value (not "max(2) per person");
+  // (select extractvalue(…
+  { name: 'function-call', source: `^f\\((?=[^)])(?![^)]*\\)w)` },
   { name: 'subquery', source: `^\\(+q[fvn(a]` },
   // 1 or 1=1, x or 'a'='a, 1) or (1=1, id=1 or 1=1, 1 or x=x, a) or x like 'b'
   { name: 'tautology', source: `^${HEAD}l\\(*${OPERAND}\\)*[oi]` },
@@ -45,7 +46,10 @@ export const SQLI_PATTERNS: readonly SqliPattern[] = [
   { name: 'logic-call', source: `^${HEAD}l\\(*f` },
   { name: 'logic-subquery', source: `^${HEAD}l\\(+q` },
   { name: 'logic-variable', source: `^${HEAD}l\\(*v` },
-  { name: 'logic-comment', source: `^(?:(?:${OPERAND}\\)*|\\)+)l\\(*${ANY}|w\\)*l\\(*${OPERAND})\\)*;?${COMMENT}$` },
+  {
+    name: 'logic-comment',
+    source: `^(?:(?:${OPERAND}\\)*|\\)+)l\\(*${ANY}|w\\)*l\\(*${OPERAND})\\)*;?${COMMENT}$`,
+  },
   { name: 'paren-logic', source: `^${ANY}\\)+l\\(*${OPERAND}` },
   // or sleep(5), and (select … — a fragment that starts with the logic word and calls
   { name: 'leading-logic', source: `^l\\(*(?:f|\\(q)` },
