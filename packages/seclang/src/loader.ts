@@ -6,7 +6,9 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BASE_CONFIG } from './base-config.ts';
 import type { EngineConfig } from './engine/config.ts';
+import type { WafRequest } from './engine/request-data.ts';
 import { applyOverrides, type RuleOverrides } from './overrides.ts';
+import { warmUpRegexes } from './regex/translate.ts';
 import { SecLangLoader } from './seclang-loader.ts';
 import { Waf } from './waf.ts';
 
@@ -54,6 +56,40 @@ export interface LoadCrsOptions {
   onTimeout?: 'block' | 'allow';
   /** SecLang text loaded after the CRS (exclusions, SecRuleUpdateTargetById…). */
   extraRules?: string;
+  /** Run sample requests at load so the first real ones do not pay for compilation (default true). */
+  warmUp?: boolean;
+}
+
+const WARM_UP_REQUESTS: WafRequest[] = [
+  {
+    method: 'GET',
+    uri: '/warm/up?a=1&b=select+x+from+y&c=%3Cscript%3E',
+    headers: [['Host', 'localhost'], ['User-Agent', 'Mozilla/5.0'], ['Accept', '*/*'], ['Cookie', 'a=b; c=d']],
+  },
+  {
+    method: 'POST',
+    uri: '/warm/up',
+    headers: [['Host', 'localhost'], ['Content-Type', 'application/x-www-form-urlencoded']],
+    body: Buffer.from("name=x&text=it's+a+test+%2F..%2F&q=1'+or+'1'%3D'1"),
+  },
+  {
+    method: 'POST',
+    uri: '/warm/up',
+    headers: [['Host', 'localhost'], ['Content-Type', 'application/json']],
+    body: Buffer.from('{"a":{"b":[1,"two",null,true]},"c":"<img src=x onerror=alert(1)>"}'),
+  },
+];
+
+/** Compiles what V8 compiles lazily: every regex, and the engine's code paths. */
+function warmUp(waf: Waf): void {
+  warmUpRegexes();
+  const budget = waf.options.timeBudgetMs;
+  waf.options.timeBudgetMs = 60_000;
+  try {
+    for (let i = 0; i < 3; i++) for (const request of WARM_UP_REQUESTS) waf.evaluate(request);
+  } finally {
+    waf.options.timeBudgetMs = budget;
+  }
 }
 
 function setupActions(o: LoadCrsOptions): string {
@@ -104,11 +140,13 @@ export function loadCrsSync(options: LoadCrsOptions = {}): Waf {
   if (options.extraRules) loader.loadText(options.extraRules, '<extra-rules>');
   if (options.overrides) applyOverrides(loader.ruleset, options.overrides);
   loader.ruleset.finalize();
-  return new Waf(loader.ruleset, {
+  const waf = new Waf(loader.ruleset, {
     timeBudgetMs: options.timeBudgetMs ?? 50,
     onTimeout: options.onTimeout ?? 'block',
     timeoutStatus: 503,
   });
+  if (options.warmUp !== false) warmUp(waf);
+  return waf;
 }
 
 /** Compiles SecLang text alone (no CRS), for tests and custom rule sets. */
