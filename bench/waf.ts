@@ -7,7 +7,10 @@ import { loadCrsSync, type Waf, type WafRequest } from '../packages/seclang/src/
 
 const BROWSER: Array<[string, string]> = [
   ['Host', 'shop.example.com'],
-  ['User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36'],
+  [
+    'User-Agent',
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+  ],
   ['Accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'],
   ['Accept-Language', 'en-GB,en;q=0.9,fr;q=0.8'],
   ['Accept-Encoding', 'gzip, deflate, br'],
@@ -22,8 +25,14 @@ const COOKIES =
 
 function form(size: number): string {
   const fields = [
-    'first_name=Ada', 'last_name=Lovelace', 'email=ada%40example.com', 'phone=%2B44+20+7946+0958',
-    'address=12+Analytical+Engine+Street', 'city=London', 'postcode=SW1A+1AA', 'country=GB',
+    'first_name=Ada',
+    'last_name=Lovelace',
+    'email=ada%40example.com',
+    'phone=%2B44+20+7946+0958',
+    'address=12+Analytical+Engine+Street',
+    'city=London',
+    'postcode=SW1A+1AA',
+    'country=GB',
   ];
   let body = fields.join('&');
   let i = 0;
@@ -34,47 +43,94 @@ function form(size: number): string {
 function json(size: number): string {
   const items: unknown[] = [];
   let i = 0;
-  const note = size > 8192 ? ' Please wrap it as a present and add a card that says happy birthday from all of us.'.repeat(6) : '';
+  const note =
+    size > 8192
+      ? ' Please wrap it as a present and add a card that says happy birthday from all of us.'.repeat(6)
+      : '';
   while (JSON.stringify({ items }).length < size - 120) {
-    items.push({ id: i, sku: `SKU-${1000 + i}`, name: `Blue cotton shirt ${i}${note}`, qty: (i % 3) + 1, price: 19.99, gift: false });
+    items.push({
+      id: i,
+      sku: `SKU-${1000 + i}`,
+      name: `Blue cotton shirt ${i}${note}`,
+      qty: (i % 3) + 1,
+      price: 19.99,
+      gift: false,
+    });
     i++;
   }
-  return JSON.stringify({ order: 'A-1042', customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, items });
+  return JSON.stringify({
+    order: 'A-1042',
+    customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+    items,
+  });
 }
 
 function multipart(): string {
   const b = '----cairnbench7MA4YWxkTrZu0gW';
   const file = 'x'.repeat(8 * 1024);
   return [
-    `--${b}`, 'Content-Disposition: form-data; name="title"', '', 'Holiday photo', `--${b}`,
-    'Content-Disposition: form-data; name="description"', '', 'Taken at the beach in the evening', `--${b}`,
-    'Content-Disposition: form-data; name="upload"; filename="beach.jpg"', 'Content-Type: image/jpeg', '', file,
-    `--${b}--`, '',
+    `--${b}`,
+    'Content-Disposition: form-data; name="title"',
+    '',
+    'Holiday photo',
+    `--${b}`,
+    'Content-Disposition: form-data; name="description"',
+    '',
+    'Taken at the beach in the evening',
+    `--${b}`,
+    'Content-Disposition: form-data; name="upload"; filename="beach.jpg"',
+    'Content-Type: image/jpeg',
+    '',
+    file,
+    `--${b}--`,
+    '',
   ].join('\r\n');
 }
 
 function post(uri: string, type: string, body: string): WafRequest {
   return {
-    method: 'POST', uri, httpVersion: '1.1', remoteAddr: '203.0.113.7',
-    headers: [...BROWSER, ['Cookie', COOKIES], ['Content-Type', type], ['Content-Length', String(body.length)]],
+    method: 'POST',
+    uri,
+    httpVersion: '1.1',
+    remoteAddr: '203.0.113.7',
+    headers: [
+      ...BROWSER,
+      ['Cookie', COOKIES],
+      ['Content-Type', type],
+      ['Content-Length', String(body.length)],
+    ],
     body: Buffer.from(body),
   };
 }
 
 const fixtures: Record<string, WafRequest> = {
   'benign GET + cookies': {
-    method: 'GET', uri: '/catalog/shirts?colour=blue&size=m&page=2', httpVersion: '1.1', remoteAddr: '203.0.113.7',
+    method: 'GET',
+    uri: '/catalog/shirts?colour=blue&size=m&page=2',
+    httpVersion: '1.1',
+    remoteAddr: '203.0.113.7',
     headers: [...BROWSER, ['Cookie', COOKIES]],
   },
   '1 KB form POST': post('/checkout', 'application/x-www-form-urlencoded', form(1024)),
   '2 KB JSON POST': post('/api/orders', 'application/json', json(2048)),
   '64 KB JSON POST': post('/api/orders', 'application/json', json(64 * 1024)),
-  'multipart upload (8 KB file)': post('/upload', `multipart/form-data; boundary=----cairnbench7MA4YWxkTrZu0gW`, multipart()),
+  'multipart upload (8 KB file)': post(
+    '/upload',
+    `multipart/form-data; boundary=----cairnbench7MA4YWxkTrZu0gW`,
+    multipart(),
+  ),
   'SQLi GET': {
-    method: 'GET', uri: "/products?id=1%27%20UNION%20SELECT%20password%20FROM%20users--", httpVersion: '1.1',
-    remoteAddr: '203.0.113.7', headers: [...BROWSER, ['Cookie', COOKIES]],
+    method: 'GET',
+    uri: '/products?id=1%27%20UNION%20SELECT%20password%20FROM%20users--',
+    httpVersion: '1.1',
+    remoteAddr: '203.0.113.7',
+    headers: [...BROWSER, ['Cookie', COOKIES]],
   },
-  'XSS form POST': post('/comment', 'application/x-www-form-urlencoded', 'name=x&text=%3Cscript%3Ealert(document.cookie)%3C%2Fscript%3E'),
+  'XSS form POST': post(
+    '/comment',
+    'application/x-www-form-urlencoded',
+    'name=x&text=%3Cscript%3Ealert(document.cookie)%3C%2Fscript%3E',
+  ),
 };
 
 function median(xs: number[]): number {
@@ -102,16 +158,31 @@ function cpuMicros(waf: Waf, req: WafRequest, rounds: number): { median: number;
 
 const roundsArg = process.argv.indexOf('--rounds');
 const rounds = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 400;
-const targets: Record<string, number> = { 'benign GET + cookies': 350, '1 KB form POST': 600, '2 KB JSON POST': 2500 };
+const targets: Record<string, number> = {
+  'benign GET + cookies': 350,
+  '1 KB form POST': 600,
+  '2 KB JSON POST': 2500,
+};
 
 for (const pl of [1, 4] as const) {
   const t0 = performance.now();
   const waf = loadCrsSync({ paranoiaLevel: pl });
-  console.log(`\nPL${pl} (${waf.ruleCount} rules, loaded in ${(performance.now() - t0).toFixed(0)} ms) — median CPU µs per evaluate, ${rounds} rounds`);
+  console.log(
+    `\nPL${pl} (${waf.ruleCount} rules, loaded in ${(performance.now() - t0).toFixed(0)} ms) — median CPU µs per evaluate, ${rounds} rounds`,
+  );
   for (const [name, req] of Object.entries(fixtures)) {
-    const { median: us, decision } = cpuMicros(waf, req, name.startsWith('64 KB') ? Math.ceil(rounds / 5) : rounds);
+    const { median: us, decision } = cpuMicros(
+      waf,
+      req,
+      name.startsWith('64 KB') ? Math.ceil(rounds / 5) : rounds,
+    );
     const target = pl === 1 ? targets[name] : undefined;
-    const verdict = target === undefined ? '' : us <= target ? `  (target ≤ ${target}: ok)` : `  (target ≤ ${target}: MISSED)`;
+    const verdict =
+      target === undefined
+        ? ''
+        : us <= target
+          ? `  (target ≤ ${target}: ok)`
+          : `  (target ≤ ${target}: MISSED)`;
     console.log(`  ${name.padEnd(30)} ${us.toFixed(0).padStart(7)} µs   ${decision}${verdict}`);
   }
 }

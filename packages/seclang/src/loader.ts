@@ -64,18 +64,29 @@ const WARM_UP_REQUESTS: WafRequest[] = [
   {
     method: 'GET',
     uri: '/warm/up?a=1&b=select+x+from+y&c=%3Cscript%3E',
-    headers: [['Host', 'localhost'], ['User-Agent', 'Mozilla/5.0'], ['Accept', '*/*'], ['Cookie', 'a=b; c=d']],
+    headers: [
+      ['Host', 'localhost'],
+      ['User-Agent', 'Mozilla/5.0'],
+      ['Accept', '*/*'],
+      ['Cookie', 'a=b; c=d'],
+    ],
   },
   {
     method: 'POST',
     uri: '/warm/up',
-    headers: [['Host', 'localhost'], ['Content-Type', 'application/x-www-form-urlencoded']],
+    headers: [
+      ['Host', 'localhost'],
+      ['Content-Type', 'application/x-www-form-urlencoded'],
+    ],
     body: Buffer.from("name=x&text=it's+a+test+%2F..%2F&q=1'+or+'1'%3D'1"),
   },
   {
     method: 'POST',
     uri: '/warm/up',
-    headers: [['Host', 'localhost'], ['Content-Type', 'application/json']],
+    headers: [
+      ['Host', 'localhost'],
+      ['Content-Type', 'application/json'],
+    ],
     body: Buffer.from('{"a":{"b":[1,"two",null,true]},"c":"<img src=x onerror=alert(1)>"}'),
   },
 ];
@@ -95,7 +106,9 @@ function warmUp(waf: Waf): void {
 function setupActions(o: LoadCrsOptions): string {
   const lines: string[] = [];
   const pl = o.paranoiaLevel ?? 1;
-  const pl2 = o.executingParanoiaLevel ? `,setvar:tx.executing_paranoia_level=${o.executingParanoiaLevel}` : '';
+  const pl2 = o.executingParanoiaLevel
+    ? `,setvar:tx.executing_paranoia_level=${o.executingParanoiaLevel}`
+    : '';
   lines.push(`SecAction "id:900000,phase:1,nolog,pass,t:none,setvar:tx.paranoia_level=${pl}${pl2}"`);
   lines.push(
     `SecAction "id:900110,phase:1,nolog,pass,t:none,` +
@@ -130,7 +143,11 @@ export function loadCrsSync(options: LoadCrsOptions = {}): Waf {
   Object.assign(loader.ruleset.config, options.limits ?? {});
   const setupDir = setupFile === null ? undefined : dirname(setupFile);
   if (setupFile !== null) loader.loadFile(setupFile);
-  else loader.loadText('SecAction "id:900990,phase:1,nolog,pass,t:none,setvar:tx.crs_setup_version=334"', '<setup>');
+  else
+    loader.loadText(
+      'SecAction "id:900990,phase:1,nolog,pass,t:none,setvar:tx.crs_setup_version=334"',
+      '<setup>',
+    );
   loader.loadText(setupActions(options), '<options>');
   const before = setupDir && join(setupDir, 'REQUEST-900-EXCLUSION-RULES-BEFORE-CRS.conf');
   if (before && existsSync(before)) loader.loadFile(before);
@@ -150,7 +167,10 @@ export function loadCrsSync(options: LoadCrsOptions = {}): Waf {
 }
 
 /** Compiles SecLang text alone (no CRS), for tests and custom rule sets. */
-export function loadRules(text: string, options: Partial<Pick<LoadCrsOptions, 'timeBudgetMs' | 'onTimeout'>> = {}): Waf {
+export function loadRules(
+  text: string,
+  options: Partial<Pick<LoadCrsOptions, 'timeBudgetMs' | 'onTimeout'>> = {},
+): Waf {
   const loader = new SecLangLoader();
   loader.loadText(text, '<rules>');
   loader.ruleset.finalize();

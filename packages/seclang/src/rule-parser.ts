@@ -2,8 +2,8 @@
 // registry, the operator compiled once, actions applied over the phase's SecDefaultAction.
 
 import { getAction } from './actions/index.ts';
-import { chainFor } from './engine/transform-chain.ts';
 import type { DefaultAction, RuleSet } from './engine/ruleset.ts';
+import { chainFor } from './engine/transform-chain.ts';
 import { RuleCompileError, SecLangError } from './errors.ts';
 import { compileMacro } from './macros.ts';
 import { getOperator } from './operators/index.ts';
@@ -221,4 +221,3 @@ function compile(
   };
   return { rule, chain: b.chain };
 }
-

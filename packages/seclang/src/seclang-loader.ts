@@ -15,7 +15,12 @@ function globFiles(pattern: string): string[] {
   const name = basename(pattern);
   if (!name.includes('*') && !name.includes('?')) return existsSync(pattern) ? [pattern] : [];
   if (!existsSync(dir)) return [];
-  const re = new RegExp(`^${name.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  const re = new RegExp(
+    `^${name
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
   return readdirSync(dir)
     .filter((f) => re.test(f))
     .sort()

@@ -12,7 +12,11 @@ export interface TargetSpec {
   readonly regex: string | undefined;
 }
 
-function readSelector(text: string, i: number, name: string): [string | undefined, string | undefined, number] {
+function readSelector(
+  text: string,
+  i: number,
+  name: string,
+): [string | undefined, string | undefined, number] {
   // XML selectors are XPath expressions, not regexes.
   if (text[i] === '/' && name !== 'XML') {
     let j = i + 1;
@@ -55,7 +59,8 @@ export function parseTargetSpecs(text: string): TargetSpec[] {
       [key, regex, i] = readSelector(text, i + 1, name);
     }
     out.push({ negated, count, name, key, regex });
-    if (i < text.length && text[i] !== '|') throw new RuleCompileError(`unexpected "${text[i]}" in "${text}"`);
+    if (i < text.length && text[i] !== '|')
+      throw new RuleCompileError(`unexpected "${text[i]}" in "${text}"`);
     i++;
   }
   return out;

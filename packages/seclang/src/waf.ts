@@ -4,9 +4,9 @@
 import { processRequestBody } from './engine/body.ts';
 import { PersistentStore } from './engine/collections/persistent-store.ts';
 import { runPhase } from './engine/phases.ts';
+import type { WafRequest } from './engine/request-data.ts';
 import type { RuleSet } from './engine/ruleset.ts';
 import { readScores } from './engine/scoring.ts';
-import type { WafRequest } from './engine/request-data.ts';
 import { type Intervention, type MatchedRule, Transaction } from './engine/transaction.ts';
 
 export type Decision = 'allow' | 'block' | 'drop' | 'redirect';
@@ -61,7 +61,12 @@ export class Waf {
   }
 
   evaluate(request: WafRequest): EvaluationResult {
-    const tx = new Transaction(this.ruleset, request, this.store, `${Date.now().toString(36)}.${(++counter).toString(36)}`);
+    const tx = new Transaction(
+      this.ruleset,
+      request,
+      this.store,
+      `${Date.now().toString(36)}.${(++counter).toString(36)}`,
+    );
     const deadline = tx.startedAt + this.options.timeBudgetMs;
     if (tx.ruleEngine !== 'Off' && runPhase(tx, 1, deadline)) {
       processRequestBody(tx);

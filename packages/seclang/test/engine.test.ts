@@ -7,7 +7,9 @@ import { get, post } from './fixtures.ts';
 const DEFAULTS = 'SecDefaultAction "phase:1,log,pass"\nSecDefaultAction "phase:2,log,pass"\n';
 
 function ids(rules: string, req: WafRequest): number[] {
-  return loadRules(DEFAULTS + rules).evaluate(req).matchedRules.map((m) => m.id);
+  return loadRules(DEFAULTS + rules)
+    .evaluate(req)
+    .matchedRules.map((m) => m.id);
 }
 
 describe('rule semantics', () => {
@@ -47,8 +49,15 @@ SecRule REQUEST_HEADERS:X-Test "@streq yes" "id:4,phase:1,pass"`;
   });
 
   it('transforms before matching and multiMatch also tries the raw value', () => {
-    expect(ids('SecRule ARGS "@streq <x>" "id:1,phase:1,t:none,t:urlDecodeUni,t:htmlEntityDecode"', get('/?a=%26lt;x%26gt;'))).toEqual([1]);
-    expect(ids('SecRule ARGS "@streq a%" "id:1,phase:1,multiMatch,t:none,t:removeNulls"', get('/?q=a%25'))).toEqual([1]);
+    expect(
+      ids(
+        'SecRule ARGS "@streq <x>" "id:1,phase:1,t:none,t:urlDecodeUni,t:htmlEntityDecode"',
+        get('/?a=%26lt;x%26gt;'),
+      ),
+    ).toEqual([1]);
+    expect(
+      ids('SecRule ARGS "@streq a%" "id:1,phase:1,multiMatch,t:none,t:removeNulls"', get('/?q=a%25')),
+    ).toEqual([1]);
   });
 
   it('ctl:ruleRemoveById and ruleRemoveTargetById act on later rules of this request only', () => {
@@ -93,7 +102,8 @@ SecRule REQBODY_ERROR "!@eq 0" "id:2,phase:2,pass,logdata:'%{REQBODY_ERROR_MSG}'
   });
 
   it('exposes multipart fields, files, part headers and strictness flags', () => {
-    const body = '--B\r\nContent-Disposition: form-data; name="f"; filename="a.php"\r\nContent-Type: text/plain\r\n\r\n<?php\r\n--B\r\nContent-Disposition: form-data; name="t"\r\n\r\nhi\r\n--B--\r\n';
+    const body =
+      '--B\r\nContent-Disposition: form-data; name="f"; filename="a.php"\r\nContent-Type: text/plain\r\n\r\n<?php\r\n--B\r\nContent-Disposition: form-data; name="t"\r\n\r\nhi\r\n--B--\r\n';
     const rules = `
 SecRule FILES "@rx \\.php$" "id:1,phase:2,pass"
 SecRule ARGS:t "@streq hi" "id:2,phase:2,pass"
@@ -129,12 +139,16 @@ describe('load errors name file, line and rule', () => {
 
 describe('limits and time budget', () => {
   it('rejects an oversized body with 413 and never parses past the limit', () => {
-    const waf = loadRules('SecRuleEngine On\nSecRequestBodyNoFilesLimit 10\nSecRequestBodyLimitAction Reject');
-    expect(waf.evaluate(post('/', 'application/x-www-form-urlencoded', 'a='.padEnd(100, 'x')))).toMatchObject({
-      decision: 'block',
-      status: 413,
-      bodyLimitExceeded: true,
-    });
+    const waf = loadRules(
+      'SecRuleEngine On\nSecRequestBodyNoFilesLimit 10\nSecRequestBodyLimitAction Reject',
+    );
+    expect(waf.evaluate(post('/', 'application/x-www-form-urlencoded', 'a='.padEnd(100, 'x')))).toMatchObject(
+      {
+        decision: 'block',
+        status: 413,
+        bodyLimitExceeded: true,
+      },
+    );
     const partial = loadRules(
       `${DEFAULTS}SecRequestBodyNoFilesLimit 10\nSecRequestBodyLimitAction ProcessPartial\nSecRule ARGS:a "@streq 01234567" "id:1,phase:2,pass"`,
     );
@@ -143,7 +157,10 @@ describe('limits and time budget', () => {
   });
 
   it('applies the timeout policy when the budget is spent', () => {
-    const rules = Array.from({ length: 64 }, (_, i) => `SecRule ARGS "@rx ^(a|aa)+$" "id:${i + 1},phase:1,pass,nolog"`).join('\n');
+    const rules = Array.from(
+      { length: 64 },
+      (_, i) => `SecRule ARGS "@rx ^(a|aa)+$" "id:${i + 1},phase:1,pass,nolog"`,
+    ).join('\n');
     const req = get(`/?q=${'a'.repeat(26)}b`);
     const blocking = loadRules(rules, { timeBudgetMs: 0.001, onTimeout: 'block' }).evaluate(req);
     expect(blocking).toMatchObject({ timedOut: true, decision: 'block', status: 503 });
@@ -159,18 +176,26 @@ describe('CRS overrides', () => {
     const all = loadCrsSync({ paranoiaLevel: 1 }).evaluate(attack);
     const sqliIds = all.matchedRules.filter((m) => m.tags.includes('attack-sqli')).map((m) => m.id);
     expect(sqliIds.length).toBeGreaterThan(0);
-    const byTag = loadCrsSync({ paranoiaLevel: 1, overrides: { disabledTags: ['attack-sqli'] } }).evaluate(attack);
+    const byTag = loadCrsSync({ paranoiaLevel: 1, overrides: { disabledTags: ['attack-sqli'] } }).evaluate(
+      attack,
+    );
     expect(byTag.matchedRules.filter((m) => m.tags.includes('attack-sqli'))).toEqual([]);
     const byId = loadCrsSync({ paranoiaLevel: 1, overrides: { disabledRules: sqliIds } }).evaluate(attack);
     expect(byId.matchedRules.map((m) => m.id)).not.toContain(sqliIds[0]);
   });
 
   it('changes a rule action: log (no score) or block on its own', () => {
-    const logged = loadCrsSync({ paranoiaLevel: 1, overrides: { ruleActions: { 949110: 'log' } } }).evaluate(attack);
+    const logged = loadCrsSync({ paranoiaLevel: 1, overrides: { ruleActions: { 949110: 'log' } } }).evaluate(
+      attack,
+    );
     expect(logged.decision).toBe('allow');
     expect(logged.matchedRules.map((m) => m.id)).toContain(949110);
     const ua = get('/', [['User-Agent', 'Nikto']]);
-    const waf = loadCrsSync({ paranoiaLevel: 1, inboundThreshold: 1000, overrides: { ruleActions: { 913100: 'block' } } });
+    const waf = loadCrsSync({
+      paranoiaLevel: 1,
+      inboundThreshold: 1000,
+      overrides: { ruleActions: { 913100: 'block' } },
+    });
     expect(waf.evaluate(ua)).toMatchObject({ decision: 'block', ruleId: 913100 });
   });
 

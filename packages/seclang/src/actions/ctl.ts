@@ -2,8 +2,9 @@
 // requestBodyProcessor, forceRequestBodyVariable, ruleRemoveById/ByTag, ruleRemoveTargetById/ByTag;
 // auditEngine, auditLogParts and debugLogLevel are accepted (no audit log here).
 // Example: "ctl:ruleRemoveTargetById=942100;ARGS:password"
-import { RuleCompileError } from '../errors.ts';
+
 import type { TargetRemoval } from '../engine/transaction.ts';
+import { RuleCompileError } from '../errors.ts';
 import { compilePcre } from '../regex/translate.ts';
 import { parseTargetSpecs } from '../target-spec.ts';
 import type { ActionDef, ActionFn } from '../types.ts';

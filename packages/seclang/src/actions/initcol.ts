@@ -11,7 +11,8 @@ export const initcol: ActionDef = {
     const eq = arg?.indexOf('=') ?? -1;
     if (!arg || eq <= 0) throw new RuleCompileError('initcol needs collection=key');
     const col = arg.slice(0, eq).toLowerCase();
-    if (!WRITABLE_COLLECTIONS.has(col) || col === 'tx') throw new RuleCompileError(`initcol: bad collection "${col}"`);
+    if (!WRITABLE_COLLECTIONS.has(col) || col === 'tx')
+      throw new RuleCompileError(`initcol: bad collection "${col}"`);
     const key = compileMacro(arg.slice(eq + 1));
     rule.runtime.push({ name: 'initcol', arg, fn: (tx) => tx.openCollection(col, key(tx, tx.currentRule)) });
   },

@@ -18,9 +18,10 @@ export const json: BodyParser = {
     }
     const args = new EntryList();
     const walk = (value: unknown, name: string, depth: number): void => {
-      if (depth > config.jsonDepthLimit) throw new LimitError(`JSON depth limit of ${config.jsonDepthLimit} exceeded`);
+      if (depth > config.jsonDepthLimit)
+        throw new LimitError(`JSON depth limit of ${config.jsonDepthLimit} exceeded`);
       if (Array.isArray(value)) {
-        value.forEach((item, i) => walk(item, `${name}.${i}`, depth + 1));
+        for (const [i, item] of value.entries()) walk(item, `${name}.${i}`, depth + 1);
       } else if (value !== null && typeof value === 'object') {
         for (const [k, v] of Object.entries(value)) walk(v, `${name}.${toBinary(k)}`, depth + 1);
       } else {

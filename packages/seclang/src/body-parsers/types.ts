@@ -25,6 +25,5 @@ export interface BodyParser {
 
 /** UTF-8 text decoded by a parser back to a binary string. */
 export function toBinary(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII range test
   return /^[\x00-\x7f]*$/.test(text) ? text : Buffer.from(text, 'utf8').toString('latin1');
 }

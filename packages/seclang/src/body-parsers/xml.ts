@@ -62,7 +62,8 @@ export function parseXml(body: string, depthLimit: number, nodeLimit: number): B
       if (stack.length === 0 && rootSeen) return fail('more than one root element');
       rootSeen = true;
       if (++nodes > nodeLimit) return fail(`more than ${nodeLimit} elements`);
-      for (const a of inner.slice(m[1]!.length).matchAll(ATTR)) attributes.push(decodeEntities(a[3] ?? a[4] ?? ''));
+      for (const a of inner.slice(m[1]!.length).matchAll(ATTR))
+        attributes.push(decodeEntities(a[3] ?? a[4] ?? ''));
       if (!selfClosing) {
         stack.push(m[1]!);
         if (stack.length > depthLimit) return fail(`deeper than ${depthLimit} levels`);

@@ -32,4 +32,7 @@ const REASONS: Record<string, string> = {
   SecServerSignature: 'the engine does not write response headers',
 };
 
-export const acceptedDirectives: DirectiveDef[] = Object.keys(REASONS).map((name) => ({ name, apply: () => {} }));
+export const acceptedDirectives: DirectiveDef[] = Object.keys(REASONS).map((name) => ({
+  name,
+  apply: () => {},
+}));

@@ -14,7 +14,8 @@ function arg(d: Directive): string {
 
 function int(d: Directive): number {
   const n = Number(arg(d));
-  if (!Number.isInteger(n) || n < 0) throw new SecLangError(`${d.name}: "${d.args[0]}" is not a number`, d.file, d.line);
+  if (!Number.isInteger(n) || n < 0)
+    throw new SecLangError(`${d.name}: "${d.args[0]}" is not a number`, d.file, d.line);
   return n;
 }
 
@@ -30,8 +31,14 @@ function setting(name: string, set: (config: EngineConfig, d: Directive) => void
 }
 
 export const engineDirectives: DirectiveDef[] = [
-  setting('SecRuleEngine', (c, d) => void (c.ruleEngine = choice(d, ['On', 'Off', 'DetectionOnly'] as const))),
-  setting('SecRequestBodyAccess', (c, d) => void (c.requestBodyAccess = choice(d, ['On', 'Off'] as const) === 'On')),
+  setting(
+    'SecRuleEngine',
+    (c, d) => void (c.ruleEngine = choice(d, ['On', 'Off', 'DetectionOnly'] as const)),
+  ),
+  setting(
+    'SecRequestBodyAccess',
+    (c, d) => void (c.requestBodyAccess = choice(d, ['On', 'Off'] as const) === 'On'),
+  ),
   setting('SecRequestBodyLimit', (c, d) => void (c.requestBodyLimit = int(d))),
   setting('SecRequestBodyNoFilesLimit', (c, d) => void (c.requestBodyNoFilesLimit = int(d))),
   setting(

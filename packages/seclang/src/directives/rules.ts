@@ -10,11 +10,18 @@ function addRule(kind: 'SecRule' | 'SecAction', d: Directive, state: LoadState):
   if (kind === 'SecAction' && parent) {
     throw new SecLangError('SecAction cannot be a chain link', d.file, d.line, parent.id);
   }
-  const { rule, chain } = buildRule({ kind, args: d.args, ctx: state.context(d), ruleset: state.ruleset, parent });
+  const { rule, chain } = buildRule({
+    kind,
+    args: d.args,
+    ctx: state.context(d),
+    ruleset: state.ruleset,
+    parent,
+  });
   if (parent && state.chainTail) {
     state.chainTail.chained = rule;
   } else {
-    if (state.ids.has(rule.id)) throw new SecLangError(`duplicate rule id ${rule.id}`, d.file, d.line, rule.id);
+    if (state.ids.has(rule.id))
+      throw new SecLangError(`duplicate rule id ${rule.id}`, d.file, d.line, rule.id);
     state.ids.add(rule.id);
     state.ruleset.addRule(rule);
   }
@@ -47,10 +54,7 @@ export const secDefaultAction: DirectiveDef = {
       const phase = actions.find((a) => a.name.toLowerCase() === 'phase');
       if (!phase) throw new RuleCompileError('SecDefaultAction needs a phase');
       const n = Number(phase.arg === 'request' ? 2 : phase.arg === 'response' ? 4 : phase.arg);
-      state.ruleset.defaults.set(
-        n,
-        { actions: actions.filter((a) => a.name.toLowerCase() !== 'phase') },
-      );
+      state.ruleset.defaults.set(n, { actions: actions.filter((a) => a.name.toLowerCase() !== 'phase') });
     } catch (err) {
       if (err instanceof RuleCompileError) throw new SecLangError(err.message, d.file, d.line);
       throw err;

@@ -1,7 +1,8 @@
 // Rule tuning: SecRuleRemoveById/ByTag/ByMsg, SecRuleUpdateTargetById/ByTag, SecRuleUpdateActionById.
 // Example: SecRuleUpdateTargetById 942100 "!ARGS:password"
-import { getAction } from '../actions/index.ts';
+
 import { idMatcher } from '../actions/ctl.ts';
+import { getAction } from '../actions/index.ts';
 import { RuleCompileError, SecLangError } from '../errors.ts';
 import type { Directive } from '../parser.ts';
 import { compilePcre } from '../regex/translate.ts';
@@ -83,12 +84,18 @@ function rulesBy(state: LoadState, d: Directive, byTag: boolean): Rule[] {
 
 export const secRuleUpdateTargetById: DirectiveDef = {
   name: 'SecRuleUpdateTargetById',
-  apply: (d, state) => guarded(d, () => rulesBy(state, d, false).forEach((r) => updateTargets(r, d.args[1] ?? ''))),
+  apply: (d, state) =>
+    guarded(d, () => {
+      for (const r of rulesBy(state, d, false)) updateTargets(r, d.args[1] ?? '');
+    }),
 };
 
 export const secRuleUpdateTargetByTag: DirectiveDef = {
   name: 'SecRuleUpdateTargetByTag',
-  apply: (d, state) => guarded(d, () => rulesBy(state, d, true).forEach((r) => updateTargets(r, d.args[1] ?? ''))),
+  apply: (d, state) =>
+    guarded(d, () => {
+      for (const r of rulesBy(state, d, true)) updateTargets(r, d.args[1] ?? '');
+    }),
 };
 
 const DISRUPTIVE = new Set(['pass', 'block', 'deny', 'drop', 'allow', 'redirect']);

@@ -13,7 +13,10 @@ export function processRequestBody(tx: Transaction): void {
     return;
   }
   const processor = tx.bodyProcessor;
-  const limit = processor === 'MULTIPART' ? config.requestBodyLimit : Math.min(config.requestBodyLimit, config.requestBodyNoFilesLimit);
+  const limit =
+    processor === 'MULTIPART'
+      ? config.requestBodyLimit
+      : Math.min(config.requestBodyLimit, config.requestBodyNoFilesLimit);
   let body = raw;
   if (raw.length > limit) {
     tx.inboundDataError = 1;

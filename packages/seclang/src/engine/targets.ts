@@ -40,7 +40,9 @@ const NONE: ResolvedTargets = { values: [], names: [], slots: [] };
 
 export function resolveTargets(tx: Transaction, rule: Rule, starter: Rule): ResolvedTargets {
   const removals =
-    tx.removedTargetsById.length > 0 || tx.removedTargetsByTag.length > 0 ? tx.targetRemovals(starter) : undefined;
+    tx.removedTargetsById.length > 0 || tx.removedTargetsByTag.length > 0
+      ? tx.targetRemovals(starter)
+      : undefined;
   const single = rule.txTarget;
   if (single && !removals) {
     const value = tx.tx.get(single.key);

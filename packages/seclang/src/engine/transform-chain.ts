@@ -3,7 +3,7 @@
 // distinct input value gets one slot array indexed by node id.
 
 import { getTransformation } from '../transformations/index.ts';
-import type { TransformChain, Transaction } from '../types.ts';
+import type { Transaction, TransformChain } from '../types.ts';
 
 const nodes = new Map<string, TransformChain>();
 const paths = new WeakMap<TransformChain, TransformChain[]>();

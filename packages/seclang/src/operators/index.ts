@@ -7,7 +7,7 @@ import { ipMatch } from './ip-match.ts';
 import { ipMatchF, ipMatchFromFile } from './ip-match-from-file.ts';
 import { eq, ge, gt, le, lt } from './numeric.ts';
 import { pm } from './pm.ts';
-import { pmf, pmFromFile } from './pm-from-file.ts';
+import { pmFromFile, pmf } from './pm-from-file.ts';
 import { rx } from './rx.ts';
 import { beginsWith, contains, containsWordOp, endsWith, streq, strmatch, within } from './string-compare.ts';
 import { geoLookup, noMatch, rbl, unconditionalMatch } from './stubs.ts';

@@ -2,9 +2,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRules } from '../loader.ts';
-import { Transaction } from '../engine/transaction.ts';
 import { PersistentStore } from '../engine/collections/persistent-store.ts';
+import { Transaction } from '../engine/transaction.ts';
+import { loadRules } from '../loader.ts';
 import type { LoadContext } from '../types.ts';
 import { getOperator } from './index.ts';
 
@@ -13,13 +13,22 @@ const ctx: LoadContext = { file: 'test.conf', line: 1, dir, readFile: (p) => rea
 
 function newTx(): Transaction {
   const waf = loadRules('');
-  return new Transaction(waf.ruleset, { method: 'GET', uri: '/', headers: [] }, new PersistentStore(), 'test');
+  return new Transaction(
+    waf.ruleset,
+    { method: 'GET', uri: '/', headers: [] },
+    new PersistentStore(),
+    'test',
+  );
 }
 
 describe('operators', () => {
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     const name = file.replace(/\.json$/, '');
-    const vectors = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Array<{ param: string; input: string; ret: number }>;
+    const vectors = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Array<{
+      param: string;
+      input: string;
+      ret: number;
+    }>;
     it(`@${name}: ${vectors.length} vectors`, () => {
       const def = getOperator(name);
       expect(def, `operator @${name} is registered`).toBeDefined();

@@ -1,9 +1,8 @@
 // rx: PCRE regular expression (translated to a JS RegExp at load; macros compiled per value).
 // Argument: the pattern. Example: SecRule ARGS "@rx (?i)union\s+select" "id:1,capture"
-import { hasMacro } from '../macros.ts';
+import { compileMacro, hasMacro } from '../macros.ts';
 import { compilePcre } from '../regex/translate.ts';
 import type { OperatorDef, OperatorFn, Transaction } from '../types.ts';
-import { compileMacro } from '../macros.ts';
 
 function run(re: RegExp, tx: Transaction, input: string): boolean {
   if (!tx.capture) return re.test(input);

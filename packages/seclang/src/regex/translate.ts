@@ -38,7 +38,9 @@ function otherCase(c: string): string {
 }
 
 function hexEscape(code: number): string {
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  return code <= 0xff
+    ? `\\x${code.toString(16).padStart(2, '0')}`
+    : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 function escapeLiteral(c: string): string {
@@ -213,7 +215,8 @@ export function translatePcre(pattern: string): TranslatedRegex {
         case 'Q': {
           const end = p.indexOf('\\E', i + 2);
           const lit = p.slice(i + 2, end < 0 ? p.length : end);
-          for (const ch of lit) out += expand() && isLetter(ch) ? `[${ch}${otherCase(ch)}]` : escapeLiteral(ch);
+          for (const ch of lit)
+            out += expand() && isLetter(ch) ? `[${ch}${otherCase(ch)}]` : escapeLiteral(ch);
           i = end < 0 ? p.length : end + 2;
           continue;
         }

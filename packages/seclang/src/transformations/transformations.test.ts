@@ -9,7 +9,10 @@ const dir = join(import.meta.dirname, '../../testdata/transformations');
 describe('transformations', () => {
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     const name = file.replace(/\.json$/, '');
-    const vectors = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Array<{ input: string; output: string }>;
+    const vectors = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Array<{
+      input: string;
+      output: string;
+    }>;
     it(`${name}: ${vectors.length} vectors`, () => {
       const def = getTransformation(name);
       expect(def, `transformation ${name} is registered`).toBeDefined();
@@ -20,12 +23,21 @@ describe('transformations', () => {
   it('looks names up case-insensitively and refuses duplicates', async () => {
     expect(getTransformation('URLDECODEUNI')?.name).toBe('urlDecodeUni');
     const { registerTransformation } = await import('./index.ts');
-    expect(() => registerTransformation({ name: 'LowerCase', transform: (s) => s })).toThrow(/already registered/);
+    expect(() => registerTransformation({ name: 'LowerCase', transform: (s) => s })).toThrow(
+      /already registered/,
+    );
   });
 
   it('returns the same string when nothing changes, so chains can skip work', () => {
     const input = 'plain value';
-    for (const name of ['urlDecodeUni', 'htmlEntityDecode', 'jsDecode', 'cssDecode', 'removeNulls', 'lowercase']) {
+    for (const name of [
+      'urlDecodeUni',
+      'htmlEntityDecode',
+      'jsDecode',
+      'cssDecode',
+      'removeNulls',
+      'lowercase',
+    ]) {
       expect(getTransformation(name)!.transform(input)).toBe(input);
     }
   });

@@ -31,7 +31,8 @@ export const utf8toUnicode: TransformationDef = {
         const b1 = cont(input, i + 1);
         const b2 = cont(input, i + 2);
         const b3 = cont(input, i + 3);
-        if (b1 >= 0 && b2 >= 0 && b3 >= 0) [code, len] = [((c & 0x07) << 18) | (b1 << 12) | (b2 << 6) | b3, 4];
+        if (b1 >= 0 && b2 >= 0 && b3 >= 0)
+          [code, len] = [((c & 0x07) << 18) | (b1 << 12) | (b2 << 6) | b3, 4];
       }
       if (code >= 0) out += `%u${code.toString(16).padStart(4, '0')}`;
       else out += input[i];

@@ -7,7 +7,11 @@ interface Keyed {
   byKey(lowerKey: string): readonly Entry[];
 }
 
-export function scalar(name: string, get: (tx: Transaction) => string | undefined, dynamic = false): VariableDef {
+export function scalar(
+  name: string,
+  get: (tx: Transaction) => string | undefined,
+  dynamic = false,
+): VariableDef {
   return {
     name,
     kind: 'scalar',
@@ -19,7 +23,11 @@ export function scalar(name: string, get: (tx: Transaction) => string | undefine
   };
 }
 
-export function collection(name: string, get: (tx: Transaction) => Keyed | undefined, dynamic = false): VariableDef {
+export function collection(
+  name: string,
+  get: (tx: Transaction) => Keyed | undefined,
+  dynamic = false,
+): VariableDef {
   return {
     name,
     kind: 'collection',

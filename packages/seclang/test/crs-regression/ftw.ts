@@ -58,7 +58,9 @@ function queryEscape(s: string): string {
 
 function goQueryUnescape(s: string): string | undefined {
   if (/%(?![0-9a-fA-F]{2})/.test(s)) return undefined;
-  return s.replaceAll('+', ' ').replace(/%([0-9a-fA-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  return s
+    .replaceAll('+', ' ')
+    .replace(/%([0-9a-fA-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
 }
 
 /** go-ftw's encodeDataParameter. */
@@ -112,9 +114,13 @@ function bin(s: string): string {
 }
 
 export function buildRequest(input: StageInput): WafRequest {
-  if (input.encoded_request) return parseRawRequest(Buffer.from(input.encoded_request, 'base64').toString('latin1'));
+  if (input.encoded_request)
+    return parseRawRequest(Buffer.from(input.encoded_request, 'base64').toString('latin1'));
   if (input.raw_request) return parseRawRequest(bin(input.raw_request));
-  const headers: Array<[string, string]> = Object.entries(input.headers ?? {}).map(([k, v]) => [bin(k), bin(String(v))]);
+  const headers: Array<[string, string]> = Object.entries(input.headers ?? {}).map(([k, v]) => [
+    bin(k),
+    bin(String(v)),
+  ]);
   const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name);
   const get = (name: string) => headers.find(([n]) => n.toLowerCase() === name)?.[1];
   const joined = Array.isArray(input.data) ? input.data.join('\r\n') : input.data;
@@ -152,7 +158,9 @@ export function buildRequest(input: StageInput): WafRequest {
 export function loadCorpus(dir: string): FtwTest[] {
   const tests: FtwTest[] = [];
   for (const group of readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory())) {
-    for (const name of readdirSync(join(dir, group.name)).filter((f) => f.endsWith('.yaml')).sort()) {
+    for (const name of readdirSync(join(dir, group.name))
+      .filter((f) => f.endsWith('.yaml'))
+      .sort()) {
       const file = `${group.name}/${name}`;
       const doc = parse(readFileSync(join(dir, file), 'utf8')) as FtwFile;
       if (doc.meta?.enabled === false) continue;

@@ -13,7 +13,9 @@ const failures = only.length
   ? report.failures.filter((f) => only.some((o) => f.test.title.startsWith(o)))
   : report.failures;
 for (const f of failures) {
-  console.log(`FAIL ${f.test.title} (${f.test.file}): ${f.reason}${verbose ? ` — matched [${f.ids.join(' ')}]` : ''}`);
+  console.log(
+    `FAIL ${f.test.title} (${f.test.file}): ${f.reason}${verbose ? ` — matched [${f.ids.join(' ')}]` : ''}`,
+  );
 }
 console.log(
   `\nCRS 3.3.4 regression: ${report.passed}/${report.applicable} applicable tests passed ` +

@@ -44,7 +44,12 @@ export function regressionWaf(): Waf {
     paranoiaLevel: 4,
     detectionOnly: true,
     timeBudgetMs: 2000,
-    setupVars: { crs_validate_utf8_encoding: 1, arg_name_length: 100, arg_length: 400, combined_file_sizes: 65535 },
+    setupVars: {
+      crs_validate_utf8_encoding: 1,
+      arg_name_length: 100,
+      arg_length: 400,
+      combined_file_sizes: 65535,
+    },
     overrides: { disabledRules: [910000] },
   });
 }
@@ -57,17 +62,33 @@ export function runTest(waf: Waf, test: FtwTest): Outcome {
     return { test, passed: false, ids: [], reason: `engine error: ${(err as Error).stack}` };
   }
   const reasons: string[] = [];
-  if (test.logContains !== undefined && !ids.includes(test.logContains)) reasons.push(`expected ${test.logContains}`);
-  if (test.noLogContains !== undefined && ids.includes(test.noLogContains)) reasons.push(`unexpected ${test.noLogContains}`);
-  if (test.logContains === undefined && test.noLogContains === undefined) reasons.push('no rule-id assertion to check');
-  return { test, passed: reasons.length === 0, ids, ...(reasons.length ? { reason: reasons.join('; ') } : {}) };
+  if (test.logContains !== undefined && !ids.includes(test.logContains))
+    reasons.push(`expected ${test.logContains}`);
+  if (test.noLogContains !== undefined && ids.includes(test.noLogContains))
+    reasons.push(`unexpected ${test.noLogContains}`);
+  if (test.logContains === undefined && test.noLogContains === undefined)
+    reasons.push('no rule-id assertion to check');
+  return {
+    test,
+    passed: reasons.length === 0,
+    ids,
+    ...(reasons.length ? { reason: reasons.join('; ') } : {}),
+  };
 }
 
-export function runRegression(corpusDir = process.env.CRS_REGRESSION_DIR ?? DEFAULT_CORPUS_DIR): RegressionReport {
+export function runRegression(
+  corpusDir = process.env.CRS_REGRESSION_DIR ?? DEFAULT_CORPUS_DIR,
+): RegressionReport {
   const tests = loadCorpus(corpusDir);
   const skips = loadSkips();
   const waf = regressionWaf();
-  const report: RegressionReport = { total: tests.length, skipped: [], applicable: 0, passed: 0, failures: [] };
+  const report: RegressionReport = {
+    total: tests.length,
+    skipped: [],
+    applicable: 0,
+    passed: 0,
+    failures: [],
+  };
   for (const test of tests) {
     const skip = skips.get(test.title);
     if (skip !== undefined) {
