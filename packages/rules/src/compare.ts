@@ -106,9 +106,62 @@ export function valueTest(e: CompareExpr, type: Type): ValueTest {
   throw new TypeError(`unchecked comparison ${e.op} ${rhs.kind}`);
 }
 
-/** The scalar test: the getter and the comparison fused into one closure for the common cases. */
-export function scalarTest(e: CompareExpr, type: Type, get: Getter): Test {
+/** Field on the left: read the context slot directly, no getter call. */
+function fieldTest(e: CompareExpr, i: number): Test | undefined {
   const rhs = e.rhs;
+  if (rhs.kind !== 'string' && rhs.kind !== 'int') return undefined;
+  const lit = rhs.value;
+  const n = lit as number;
+  switch (e.op) {
+    case 'eq':
+      return (ctx) => ctx.read(i) === lit;
+    case 'ne':
+      return (ctx) => ctx.read(i) !== lit;
+    case 'lt':
+      return (ctx) => (ctx.read(i) as number) < n;
+    case 'le':
+      return (ctx) => (ctx.read(i) as number) <= n;
+    case 'gt':
+      return (ctx) => (ctx.read(i) as number) > n;
+    case 'ge':
+      return (ctx) => (ctx.read(i) as number) >= n;
+    case 'contains': {
+      const s = lit as string;
+      return (ctx) => {
+        const v = ctx.read(i);
+        return typeof v === 'string' && v.includes(s);
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The scalar test: the getter and the comparison fused into one closure for the common cases. */
+export function scalarTest(e: CompareExpr, type: Type, get: Getter, fieldIndex?: number): Test {
+  const rhs = e.rhs;
+  if (
+    fieldIndex !== undefined &&
+    (rhs.kind === 'int' || e.op === 'eq' || e.op === 'ne' || e.op === 'contains')
+  ) {
+    const direct = fieldTest(e, fieldIndex);
+    if (direct) return direct;
+  }
+  if (fieldIndex !== undefined && e.op === 'in' && rhs.kind === 'list') {
+    const singles = rhs.items.every((item) => item.kind === 'string' || item.kind === 'int');
+    if (singles && rhs.items.length <= 8) {
+      const items = rhs.items.map((item) =>
+        item.kind === 'string' || item.kind === 'int' ? item.value : undefined,
+      );
+      return (ctx) => {
+        const v = ctx.read(fieldIndex);
+        for (let k = 0; k < items.length; k++) if (items[k] === v) return true;
+        return false;
+      };
+    }
+    const test = valueTest(e, type);
+    return (ctx) => test(ctx.read(fieldIndex));
+  }
   if (rhs.kind === 'list_ref') {
     const name = rhs.name;
     return (ctx) => {

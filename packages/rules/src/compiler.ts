@@ -62,8 +62,14 @@ class Compiler {
       }
       case 'logical':
         return this.logical(e);
-      case 'compare':
-        return scalarTest(e, typeOf(e.lhs), this.value(e.lhs));
+      case 'compare': {
+        const field = e.lhs.kind === 'field' ? this.scheme.field(e.lhs.name)?.index : undefined;
+        return scalarTest(e, typeOf(e.lhs), this.value(e.lhs), field);
+      }
+      case 'field': {
+        const index = this.scheme.field(e.name)?.index ?? -1;
+        return (ctx) => ctx.read(index) === true;
+      }
       default: {
         const get = this.value(e);
         return (ctx) => get(ctx) === true;
@@ -203,6 +209,25 @@ class Compiler {
     return (ctx) => elements(ctx).map((x) => (x as ReadonlyMap<string, unknown> | undefined)?.get(k));
   }
 
+  /** any(x[*] op literal) / all(…) as one loop, without building the array of booleans. */
+  private fusedPredicate(kind: 'some' | 'every', arg: Expr): Getter | undefined {
+    if (arg.kind !== 'compare' || !arg.lhs.each || arg.rhs.kind === 'list_ref') return undefined;
+    const elements = this.each(arg.lhs);
+    const test = valueTest(arg, typeOf(arg.lhs));
+    if (kind === 'some') {
+      return (ctx) => {
+        const arr = elements(ctx);
+        for (let i = 0; i < arr.length; i++) if (test(arr[i])) return true;
+        return false;
+      };
+    }
+    return (ctx) => {
+      const arr = elements(ctx);
+      for (let i = 0; i < arr.length; i++) if (!test(arr[i])) return false;
+      return true;
+    };
+  }
+
   private call(e: CallExpr): Getter {
     const fn = this.scheme.function(e.name);
     if (!fn) throw new TypeError(`unknown function ${e.name}`);
@@ -217,7 +242,10 @@ class Compiler {
       .slice(1)
       .map((arg): CompiledArg => ({ evaluate: this.value(arg), literal: literalOf(arg) }));
     if (!first) return fn.compile([]);
-    if (fn.predicate) return fn.compile([{ evaluate: this.vector(first) }, ...rest]);
+    if (fn.predicate)
+      return (
+        this.fusedPredicate(fn.predicate, first) ?? fn.compile([{ evaluate: this.vector(first) }, ...rest])
+      );
     if (!first.each) return fn.compile([{ evaluate: this.value(first), literal: literalOf(first) }, ...rest]);
     // `[*]` in the first argument: call once per element and collect the results.
     const cell: { v: unknown } = { v: undefined };

@@ -10,7 +10,7 @@ export const all: FunctionDef = {
   summary: 'all(Array(Bool)) → Bool: true when every element is true',
   minArgs: 1,
   maxArgs: 1,
-  predicate: true,
+  predicate: 'every',
   check: () => Bool,
   compile([a]) {
     const values = a!.evaluate;

@@ -9,7 +9,7 @@ export const any: FunctionDef = {
   summary: 'any(Array(Bool)) → Bool: true when at least one element is true',
   minArgs: 1,
   maxArgs: 1,
-  predicate: true,
+  predicate: 'some',
   check: () => Bool,
   compile([a]) {
     const values = a!.evaluate;

@@ -32,8 +32,9 @@ export interface FunctionDef {
   readonly summary: string;
   readonly minArgs: number;
   readonly maxArgs: number;
-  /** `any`/`all`: the first argument is a boolean expression over `[*]` (Array(Bool)). */
-  readonly predicate?: boolean;
+  /** `any`/`all`: the first argument is a boolean expression over `[*]` (Array(Bool)); the
+   * compiler may fuse the loop (`some`: true when one element is, `every`: when all are). */
+  readonly predicate?: 'some' | 'every';
   /** `regex_replace`/`wildcard_replace`: at most one of them per expression. */
   readonly oncePerExpression?: boolean;
   /** Only meaningful in rewrite expressions (Transform Rules, redirects), not in filters. */

@@ -19,6 +19,13 @@ export const endsWith: FunctionDef = {
   compile([a, b]) {
     const source = a!.evaluate;
     const suffix = b!.evaluate;
+    const literal = b!.literal;
+    if (typeof literal === 'string') {
+      return (ctx) => {
+        const s = source(ctx) as string | undefined;
+        return s === undefined ? undefined : s.endsWith(literal);
+      };
+    }
     return (ctx) => {
       const s = source(ctx) as string | undefined;
       const p = suffix(ctx) as string | undefined;

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${n} is the replacement syntax of the Rules language
 // One case or more per function, from the function reference's own examples.
 
 import { createHmac } from 'node:crypto';

@@ -19,6 +19,13 @@ export const startsWith: FunctionDef = {
   compile([a, b]) {
     const source = a!.evaluate;
     const prefix = b!.evaluate;
+    const literal = b!.literal;
+    if (typeof literal === 'string') {
+      return (ctx) => {
+        const s = source(ctx) as string | undefined;
+        return s === undefined ? undefined : s.startsWith(literal);
+      };
+    }
     return (ctx) => {
       const s = source(ctx) as string | undefined;
       const p = prefix(ctx) as string | undefined;

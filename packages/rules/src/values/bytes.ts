@@ -29,25 +29,19 @@ export function isBinaryString(value: string): boolean {
 
 const UPPER = /[A-Z]/;
 const LOWER = /[a-z]/;
+const HIGH = /[\x80-\uffff]/;
+const UPPER_RUN = /[A-Z]+/g;
+const LOWER_RUN = /[a-z]+/g;
 
 /** Lowercases ASCII letters only; other bytes are unaffected (Rules `lower`). */
 export function asciiLower(s: string): string {
   if (!UPPER.test(s)) return s;
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    out += c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : s[i];
-  }
-  return out;
+  // toLowerCase would also fold Latin-1 letters (bytes 0xC0–0xDE), so use it only on ASCII.
+  return HIGH.test(s) ? s.replace(UPPER_RUN, (m) => m.toLowerCase()) : s.toLowerCase();
 }
 
 /** Uppercases ASCII letters only (Rules `upper`). */
 export function asciiUpper(s: string): string {
   if (!LOWER.test(s)) return s;
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    out += c >= 97 && c <= 122 ? String.fromCharCode(c - 32) : s[i];
-  }
-  return out;
+  return HIGH.test(s) ? s.replace(LOWER_RUN, (m) => m.toUpperCase()) : s.toUpperCase();
 }
