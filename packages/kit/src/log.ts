@@ -46,7 +46,6 @@ const REDACT_PATHS = [
   '*.refresh_token',
   '*.session_token',
   '*.token',
-  '*.code',
   '*.code_verifier',
   '*.secret',
   '*.key',

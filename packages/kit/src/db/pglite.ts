@@ -22,7 +22,11 @@ function queryable(target: PGliteLike): Queryable {
   return {
     async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
       const result = await wrap(() => target.query<R>(sql, [...params]));
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+      // PGlite reports affectedRows 0 for a SELECT; node-postgres counts the rows returned.
+      return {
+        rows: result.rows,
+        rowCount: result.rows.length > 0 ? result.rows.length : (result.affectedRows ?? 0),
+      };
     },
     async exec(sql: string) {
       await wrap(() => target.exec(sql));

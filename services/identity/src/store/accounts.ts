@@ -36,10 +36,16 @@ export async function insertAccount(
     [account.displayName, account.createdAt],
   );
   const userId = rows[0]!.id;
-  await db.query(
-    'INSERT INTO accounts (user_id, email, display_name, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)',
-    [userId, account.email, account.displayName, account.passwordHash, account.createdAt],
-  );
+  try {
+    await db.query(
+      'INSERT INTO accounts (user_id, email, display_name, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)',
+      [userId, account.email, account.displayName, account.passwordHash, account.createdAt],
+    );
+  } catch (error) {
+    // Two sign-ups with one email at the same moment: the unique index decides (the transaction rolls back).
+    if ((error as { code?: string }).code === '23505') return undefined;
+    throw error;
+  }
   return userId;
 }
 
