@@ -158,7 +158,7 @@ export function loadCrsSync(options: LoadCrsOptions = {}): Waf {
   if (options.overrides) applyOverrides(loader.ruleset, options.overrides);
   loader.ruleset.finalize();
   const waf = new Waf(loader.ruleset, {
-    timeBudgetMs: options.timeBudgetMs ?? 50,
+    timeBudgetMs: options.timeBudgetMs ?? 100,
     onTimeout: options.onTimeout ?? 'block',
     timeoutStatus: 503,
   });
@@ -175,7 +175,7 @@ export function loadRules(
   loader.loadText(text, '<rules>');
   loader.ruleset.finalize();
   return new Waf(loader.ruleset, {
-    timeBudgetMs: options.timeBudgetMs ?? 50,
+    timeBudgetMs: options.timeBudgetMs ?? 100,
     onTimeout: options.onTimeout ?? 'block',
     timeoutStatus: 503,
   });

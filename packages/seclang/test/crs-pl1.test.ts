@@ -7,7 +7,7 @@ import { ATTACKS, BENIGN } from './fixtures.ts';
 let waf: Waf;
 
 beforeAll(async () => {
-  waf = await loadCrs({ paranoiaLevel: 1, inboundThreshold: 5 });
+  waf = await loadCrs({ paranoiaLevel: 1, inboundThreshold: 5, timeBudgetMs: 5000 });
 });
 
 describe('CRS at PL1', () => {

@@ -173,19 +173,19 @@ describe('CRS overrides', () => {
   const attack = get("/item?id=1'%20or%20'1'%3D'1");
 
   it('disables rules by id and by tag', () => {
-    const all = loadCrsSync({ paranoiaLevel: 1 }).evaluate(attack);
+    const all = loadCrsSync({ timeBudgetMs: 5000, paranoiaLevel: 1 }).evaluate(attack);
     const sqliIds = all.matchedRules.filter((m) => m.tags.includes('attack-sqli')).map((m) => m.id);
     expect(sqliIds.length).toBeGreaterThan(0);
-    const byTag = loadCrsSync({ paranoiaLevel: 1, overrides: { disabledTags: ['attack-sqli'] } }).evaluate(
+    const byTag = loadCrsSync({ timeBudgetMs: 5000, paranoiaLevel: 1, overrides: { disabledTags: ['attack-sqli'] } }).evaluate(
       attack,
     );
     expect(byTag.matchedRules.filter((m) => m.tags.includes('attack-sqli'))).toEqual([]);
-    const byId = loadCrsSync({ paranoiaLevel: 1, overrides: { disabledRules: sqliIds } }).evaluate(attack);
+    const byId = loadCrsSync({ timeBudgetMs: 5000, paranoiaLevel: 1, overrides: { disabledRules: sqliIds } }).evaluate(attack);
     expect(byId.matchedRules.map((m) => m.id)).not.toContain(sqliIds[0]);
   });
 
   it('changes a rule action: log (no score) or block on its own', () => {
-    const logged = loadCrsSync({ paranoiaLevel: 1, overrides: { ruleActions: { 949110: 'log' } } }).evaluate(
+    const logged = loadCrsSync({ timeBudgetMs: 5000, paranoiaLevel: 1, overrides: { ruleActions: { 949110: 'log' } } }).evaluate(
       attack,
     );
     expect(logged.decision).toBe('allow');
@@ -200,7 +200,7 @@ describe('CRS overrides', () => {
   });
 
   it('detection-only mode reports what would be blocked', () => {
-    const r = loadCrsSync({ paranoiaLevel: 1, detectionOnly: true }).evaluate(attack);
+    const r = loadCrsSync({ timeBudgetMs: 5000, paranoiaLevel: 1, detectionOnly: true }).evaluate(attack);
     expect(r.decision).toBe('allow');
     expect(r.wouldBlock?.ruleId).toBe(949110);
     expect(r.anomalyScore).toBeGreaterThanOrEqual(5);
