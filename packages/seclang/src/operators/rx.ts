@@ -1,6 +1,7 @@
 // rx: PCRE regular expression (translated to a JS RegExp at load; macros compiled per value).
 // Argument: the pattern. Example: SecRule ARGS "@rx (?i)union\s+select" "id:1,capture"
 import { compileMacro, hasMacro } from '../macros.ts';
+import { firstChars, mayMatch } from '../regex/first-chars.ts';
 import { compilePcre } from '../regex/translate.ts';
 import type { OperatorDef, OperatorFn, Transaction } from '../types.ts';
 
@@ -16,6 +17,8 @@ export const rx: OperatorDef = {
   compile(arg): OperatorFn {
     if (!hasMacro(arg)) {
       const re = compilePcre(arg);
+      const first = firstChars(re);
+      if (first) return (tx, input) => mayMatch(first, input) && run(re, tx, input);
       return (tx, input) => run(re, tx, input);
     }
     const expand = compileMacro(arg);
