@@ -7,6 +7,8 @@ export class AhoCorasick {
   private readonly width: number;
   private readonly delta: Int32Array;
   private readonly out: Array<string | undefined>;
+  /** 1 where a phrase ends in the state (directly or through its failure chain). */
+  private readonly final: Uint8Array;
 
   constructor(patterns: readonly string[]) {
     const phrases = patterns.filter((p) => p.length > 0);
@@ -60,16 +62,21 @@ export class AhoCorasick {
     }
     this.delta = delta;
     this.out = out;
+    this.final = Uint8Array.from(out, (o) => (o === undefined ? 0 : 1));
   }
 
   /** The first pattern found in `input` (by end position), or undefined. */
   search(input: string): string | undefined {
-    const { classes, delta, width, out } = this;
+    const classes = this.classes;
+    const delta = this.delta;
+    const width = this.width;
+    const final = this.final;
+    const n = input.length;
     let s = 0;
-    for (let i = 0; i < input.length; i++) {
+    for (let i = 0; i < n; i++) {
       const c = input.charCodeAt(i);
       s = delta[s * width + (c < 256 ? classes[c >= 65 && c <= 90 ? c + 32 : c]! : 0)]!;
-      if (out[s] !== undefined) return out[s];
+      if (final[s] === 1) return this.out[s];
     }
     return undefined;
   }
