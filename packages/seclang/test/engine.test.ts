@@ -176,18 +176,26 @@ describe('CRS overrides', () => {
     const all = loadCrsSync({ timeBudgetMs: 5000, paranoiaLevel: 1 }).evaluate(attack);
     const sqliIds = all.matchedRules.filter((m) => m.tags.includes('attack-sqli')).map((m) => m.id);
     expect(sqliIds.length).toBeGreaterThan(0);
-    const byTag = loadCrsSync({ timeBudgetMs: 5000, paranoiaLevel: 1, overrides: { disabledTags: ['attack-sqli'] } }).evaluate(
-      attack,
-    );
+    const byTag = loadCrsSync({
+      timeBudgetMs: 5000,
+      paranoiaLevel: 1,
+      overrides: { disabledTags: ['attack-sqli'] },
+    }).evaluate(attack);
     expect(byTag.matchedRules.filter((m) => m.tags.includes('attack-sqli'))).toEqual([]);
-    const byId = loadCrsSync({ timeBudgetMs: 5000, paranoiaLevel: 1, overrides: { disabledRules: sqliIds } }).evaluate(attack);
+    const byId = loadCrsSync({
+      timeBudgetMs: 5000,
+      paranoiaLevel: 1,
+      overrides: { disabledRules: sqliIds },
+    }).evaluate(attack);
     expect(byId.matchedRules.map((m) => m.id)).not.toContain(sqliIds[0]);
   });
 
   it('changes a rule action: log (no score) or block on its own', () => {
-    const logged = loadCrsSync({ timeBudgetMs: 5000, paranoiaLevel: 1, overrides: { ruleActions: { 949110: 'log' } } }).evaluate(
-      attack,
-    );
+    const logged = loadCrsSync({
+      timeBudgetMs: 5000,
+      paranoiaLevel: 1,
+      overrides: { ruleActions: { 949110: 'log' } },
+    }).evaluate(attack);
     expect(logged.decision).toBe('allow');
     expect(logged.matchedRules.map((m) => m.id)).toContain(949110);
     const ua = get('/', [['User-Agent', 'Nikto']]);
