@@ -19,8 +19,12 @@ export interface IdentityFixture {
 }
 
 /** Identity on a fresh database, served on loopback, with one organization ("Acme") and its service key. */
-export async function startIdentity(env: Record<string, string> = {}): Promise<IdentityFixture> {
-  const clock = createFakeClock();
+export async function startIdentity(
+  env: Record<string, string> = {},
+  options: { clockStart?: number } = {},
+): Promise<IdentityFixture> {
+  // A real browser drops cookies that expired by its own clock: browser tests start the fake clock at now.
+  const clock = createFakeClock(options.clockStart);
   const deps = await createTestDeps(identityMigrations, { clock, env });
   const identity = createIdentity(deps);
   await identity.start();
