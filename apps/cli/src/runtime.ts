@@ -11,11 +11,13 @@ import {
   type ServiceModule,
   systemClock,
 } from '@cairn/kit';
+import { createPlaces, loadPlacesConfig, type Places } from '@cairn/places';
 
 /** The composition root: one database, the services on it, wired in dependency order. */
 export interface Runtime {
   deps: AppDeps;
   identity: Identity;
+  places: Places;
   services: ServiceModule[];
   close(): Promise<void>;
 }
@@ -29,7 +31,11 @@ export async function openRuntime(
   try {
     const deps: AppDeps = { config, db, clock: options.clock ?? systemClock, log, metrics: createMetrics() };
     const identity = createIdentity(deps);
-    const services = [identity.module];
+    const places = createPlaces(deps, {
+      resolveBearer: identity.resolveBearer,
+      config: loadPlacesConfig(process.env),
+    });
+    const services = [identity.module, places.module];
     await migrate(
       db,
       services.flatMap((s) => s.migrations),
@@ -37,8 +43,10 @@ export async function openRuntime(
     return {
       deps,
       identity,
+      places,
       services,
       async close() {
+        await places.stop();
         await identity.stop();
         await db.close();
       },

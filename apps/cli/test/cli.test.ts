@@ -1,16 +1,17 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { identityMigrations } from '@cairn/identity';
 import { createTestDb, testDatabaseUrl } from '@cairn/kit';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { tempDirs } from '@cairn/kit/testing';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { runCli } from './run-cli.ts';
+
+const dirs = tempDirs('cairn-cli');
+afterAll(() => dirs.removeAll());
 
 /** On the PostgreSQL pass the CLI works on a scratch database of its own; otherwise on an embedded one. */
 async function storage(): Promise<{ env: Record<string, string | undefined>; drop(): Promise<void> }> {
   if (!testDatabaseUrl()) {
     return {
-      env: { CAIRN_DATA_DIR: mkdtempSync(join(tmpdir(), 'cairn-cli-')), DATABASE_URL: '' },
+      env: { CAIRN_DATA_DIR: dirs.make(), DATABASE_URL: '' },
       drop: async () => {},
     };
   }

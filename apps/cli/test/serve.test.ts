@@ -1,10 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { tempDirs } from '@cairn/kit/testing';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, startServe } from './run-cli.ts';
 
-const embedded = () => ({ CAIRN_DATA_DIR: mkdtempSync(join(tmpdir(), 'cairn-serve-')), DATABASE_URL: '' });
+const dirs = tempDirs('cairn-serve');
+afterAll(() => dirs.removeAll());
+const embedded = () => ({ CAIRN_DATA_DIR: dirs.make(), DATABASE_URL: '' });
 
 const usersApiHeaders = (key: string) => ({
   authorization: `Bearer ${key}`,

@@ -1,7 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDirs } from './testing.ts';
+
+const dirs = tempDirs('cairn-config');
+afterAll(() => dirs.removeAll());
+
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
@@ -30,7 +34,7 @@ describe('loadConfig', () => {
   });
 
   it('reads a JSON file named by CAIRN_CONFIG; the environment wins over it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cairn-config-'));
+    const dir = dirs.make();
     const file = join(dir, 'cairn.json');
     writeFileSync(file, JSON.stringify({ PORT: 9001, CAIRN_DATA_DIR: '/var/lib/cairn', LOG_LEVEL: 'warn' }));
     const config = loadConfig({ CAIRN_CONFIG: file, LOG_LEVEL: 'debug' });
@@ -40,7 +44,7 @@ describe('loadConfig', () => {
   });
 
   it('names the file when it is not JSON', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cairn-config-'));
+    const dir = dirs.make();
     const file = join(dir, 'bad.json');
     writeFileSync(file, '{ PORT: ');
     expect(() => loadConfig({ CAIRN_CONFIG: file })).toThrow(/CAIRN_CONFIG: cannot read .*bad\.json as JSON/);

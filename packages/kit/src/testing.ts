@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { AppDeps, ServiceModule } from './app.ts';
 import { createApp } from './app.ts';
@@ -65,4 +68,19 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** Temporary directories that a test file removes when it is done (call `removeAll` in afterAll). */
+export function tempDirs(prefix: string) {
+  const made: string[] = [];
+  return {
+    make(): string {
+      const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+      made.push(dir);
+      return dir;
+    },
+    removeAll() {
+      for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

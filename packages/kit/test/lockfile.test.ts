@@ -1,14 +1,17 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { acquireLock, DataDirInUseError, LOCK_FILE, lockHolder } from '../src/db/lockfile.ts';
 import { openPglite } from '../src/db/pglite.ts';
+import { tempDirs } from '../src/testing.ts';
+
+const dirs = tempDirs('cairn-lock');
+afterAll(() => dirs.removeAll());
 
 describe('the data directory lock', () => {
   it('refuses a second opener with a message naming the holder and the way out', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cairn-lock-'));
+    const dir = dirs.make();
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
     try {
       writeFileSync(join(dir, LOCK_FILE), String(child.pid));
@@ -21,7 +24,7 @@ describe('the data directory lock', () => {
   });
 
   it('takes over the lock of a process that died', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cairn-lock-'));
+    const dir = dirs.make();
     const child = spawn(process.execPath, ['-e', '0']);
     await new Promise((r) => child.on('exit', r));
     writeFileSync(join(dir, LOCK_FILE), String(child.pid));
@@ -32,7 +35,7 @@ describe('the data directory lock', () => {
   });
 
   it('is held while the embedded database is open and released on close; data persists', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cairn-lock-'));
+    const dir = dirs.make();
     const db = await openPglite(dir);
     await db.exec("CREATE TABLE kept (v text); INSERT INTO kept VALUES ('yes');");
     expect(existsSync(join(dir, LOCK_FILE))).toBe(true);

@@ -17,6 +17,7 @@ export const serve: Command = {
     const { config, log } = runtime.deps;
     const app = await createApp(runtime.deps, runtime.services);
     await runtime.identity.start();
+    const places = await runtime.places.start({ seedDemo: true });
     const boot = await bootstrapDemo(runtime.identity.deps, config.bootstrapServiceKey);
     const address = await app.listen({ port: config.port, host: config.host });
 
@@ -32,6 +33,11 @@ export const serve: Command = {
       ? 'PostgreSQL (DATABASE_URL)'
       : `the embedded database in ${config.dataDir}`;
     ctx.out.line(`Cairn is listening on ${address}, on ${storage}`);
+    if (places.demo) {
+      ctx.out.line(
+        `Generated ${places.demo.seeded.toLocaleString('en-US')} demo places in ${(places.demo.ms / 1000).toFixed(1)} s (cairn places generate adds more)`,
+      );
+    }
     if (boot?.newServiceKey) {
       ctx.out.line(
         [
