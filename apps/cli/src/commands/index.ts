@@ -3,7 +3,9 @@ import { appsCreate, appsList, appsRevoke } from './apps.ts';
 import { keysCreate, keysGenerate, keysList, keysRevoke } from './keys.ts';
 import { migrateCommand } from './migrate.ts';
 import { orgsAddMember, orgsCreate, orgsList } from './orgs.ts';
+import { placesGenerate, placesImport } from './places.ts';
 import { serve } from './serve.ts';
+import { usageCommand } from './usage.ts';
 
 /** Every cairn command; a name given twice is a programming error caught at load. */
 export const commands: readonly Command[] = register([
@@ -16,6 +18,9 @@ export const commands: readonly Command[] = register([
   keysList,
   keysRevoke,
   keysGenerate,
+  placesGenerate,
+  placesImport,
+  usageCommand,
   appsCreate,
   appsList,
   appsRevoke,

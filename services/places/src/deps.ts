@@ -1,0 +1,13 @@
+import type { Clock, Db } from '@cairn/kit';
+import type { Gazetteer } from './reference/cities.ts';
+import type { Reference } from './reference/reference.ts';
+
+/** What the places service needs: storage, time, and the reference data it keeps in memory. */
+export interface PlacesDeps {
+  db: Db;
+  clock: Clock;
+  publicUrl: string;
+  reference(): Reference;
+  gazetteer(): Gazetteer;
+  cursorSecret(): Promise<Buffer>;
+}

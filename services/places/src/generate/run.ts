@@ -1,0 +1,43 @@
+import type { Db } from '@cairn/kit';
+import { buildChains } from '../reference/chains.ts';
+import { gazetteer } from '../reference/cities.ts';
+import { ensureReferenceData } from '../reference/reference.ts';
+import { buildTaxonomy } from '../reference/taxonomy.ts';
+import { writePlaces } from '../store/places-write.ts';
+import { createGenerator } from './generator.ts';
+
+export interface GenerateOptions {
+  count: number;
+  seed: string;
+  batchSize?: number;
+  /** Called after each batch with the number of places written so far. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export const MAX_GENERATE = 50_000_000;
+
+/**
+ * Generates `count` places into the store. Each batch is one statement, so an interrupted run leaves whole
+ * batches; running it again with the same seed rewrites the same places (same ids) and completes it.
+ */
+export async function generatePlaces(
+  db: Db,
+  options: GenerateOptions,
+): Promise<{ written: number; ms: number }> {
+  const started = performance.now();
+  await ensureReferenceData(db);
+  const taxonomy = buildTaxonomy();
+  const chains = buildChains(taxonomy);
+  const chainNames = new Map(chains.map((c) => [c.id, c.name]));
+  const next = createGenerator({ seed: options.seed, taxonomy, chains, cities: gazetteer().cities });
+  const batchSize = options.batchSize ?? 5000;
+  let written = 0;
+  while (written < options.count) {
+    const n = Math.min(batchSize, options.count - written);
+    const batch = Array.from({ length: n }, next);
+    await writePlaces(db, batch, (id) => chainNames.get(id));
+    written += n;
+    options.onProgress?.(written, options.count);
+  }
+  return { written, ms: performance.now() - started };
+}

@@ -1,0 +1,94 @@
+import type { AppDeps, ResolveBearer, ServiceModule } from '@cairn/kit';
+import { createRateLimiter, type RateLimiter } from './access/rate-limit.ts';
+import { createUsageCounter, type UsageCounter } from './access/usage.ts';
+import { DEFAULT_PLACES_CONFIG, type PlacesConfig } from './config.ts';
+import { seedDemo } from './demo.ts';
+import type { PlacesDeps } from './deps.ts';
+import { placesMigrations } from './migrations.ts';
+import { gazetteer } from './reference/cities.ts';
+import { ensureReferenceData, loadReference, type Reference } from './reference/reference.ts';
+import { placesRoutes } from './routes/index.ts';
+import { cursorSecret } from './store/meta.ts';
+
+export { DEFAULT_PLACES_CONFIG, loadPlacesConfig, type PlacesConfig } from './config.ts';
+export { DEMO_SEED, seedDemo } from './demo.ts';
+export type { PlacesDeps } from './deps.ts';
+export { type GenerateOptions, generatePlaces, MAX_GENERATE } from './generate/run.ts';
+export { type ImportOptions, type ImportResult, importPlacesFile } from './import/run.ts';
+export { placesMigrations } from './migrations.ts';
+export { ensureReferenceData } from './reference/reference.ts';
+export { listUsage, type UsageRow } from './store/usage.ts';
+
+export interface Places {
+  module: ServiceModule;
+  deps: PlacesDeps;
+  usage: UsageCounter;
+  limiter: RateLimiter;
+  /** Loads reference data (writing it on first start), starts usage flushing; seeds the demo set if asked. */
+  start(options?: { seedDemo?: boolean }): Promise<{ demo?: { seeded: number; ms: number } }>;
+  /** Re-reads categories and chains (after an import added some). */
+  reload(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const REFERENCE_CHANNEL = 'cairn_places_reference';
+
+export function createPlaces(
+  app: Pick<AppDeps, 'db' | 'clock' | 'config'>,
+  options: { resolveBearer: ResolveBearer; config?: Readonly<PlacesConfig> },
+): Places {
+  const config = options.config ?? DEFAULT_PLACES_CONFIG;
+  let reference: Reference | undefined;
+  let secret: Promise<Buffer> | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+  const deps: PlacesDeps = {
+    db: app.db,
+    clock: app.clock,
+    publicUrl: app.config.publicUrl,
+    reference() {
+      if (!reference) throw new Error('places service used before start()');
+      return reference;
+    },
+    gazetteer,
+    cursorSecret() {
+      secret ??= cursorSecret(app.db).catch((error: unknown) => {
+        secret = undefined;
+        throw error;
+      });
+      return secret;
+    },
+  };
+  const usage = createUsageCounter(app.db, app.clock);
+  const limiter = createRateLimiter(app.clock, { rate: config.rateLimit, burst: config.rateBurst });
+  async function reload() {
+    reference = await loadReference(app.db);
+  }
+  return {
+    deps,
+    usage,
+    limiter,
+    module: {
+      name: 'places',
+      title: 'Places API',
+      migrations: placesMigrations,
+      plugin: placesRoutes(deps, { resolveBearer: options.resolveBearer, limiter, usage }),
+    },
+    async start(startOptions = {}) {
+      await ensureReferenceData(app.db);
+      await reload();
+      unlisten ??= await app.db.listen(REFERENCE_CHANNEL, () => void reload().catch(() => {}));
+      usage.start();
+      const demo = startOptions.seedDemo ? await seedDemo(app.db, config.demoCount) : undefined;
+      return demo ? { demo } : {};
+    },
+    async reload() {
+      await reload();
+      await app.db.notify(REFERENCE_CHANNEL, 'changed');
+    },
+    async stop() {
+      await unlisten?.();
+      unlisten = undefined;
+      await usage.stop();
+    },
+  };
+}

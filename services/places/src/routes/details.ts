@@ -1,0 +1,24 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { PlacesDeps } from '../deps.ts';
+import { placeDetails } from '../search/details.ts';
+import type { RawQuery } from '../search/params.ts';
+import { DetailsParams, DetailsQuery, errorResponses, Place, PlacesHeaders } from './schemas.ts';
+
+export function detailsRoute(app: FastifyInstance, deps: PlacesDeps) {
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    '/places/:fsq_place_id',
+    {
+      schema: {
+        tags: ['places'],
+        summary: 'One place by its id',
+        security: [{ bearer: [] }],
+        headers: PlacesHeaders,
+        params: DetailsParams,
+        querystring: DetailsQuery,
+        response: { 200: Place, ...errorResponses },
+      },
+    },
+    async (request) => placeDetails(deps, request.params.fsq_place_id, request.query as RawQuery),
+  );
+}

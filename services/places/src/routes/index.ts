@@ -1,0 +1,57 @@
+import {
+  bearerToken,
+  errorHandler,
+  messageShape,
+  type ResolveBearer,
+  requireVersionHeader,
+  tooManyRequests,
+} from '@cairn/kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RateLimiter } from '../access/rate-limit.ts';
+import type { UsageCounter } from '../access/usage.ts';
+import type { PlacesDeps } from '../deps.ts';
+import { autocompleteRoute } from './autocomplete.ts';
+import { detailsRoute } from './details.ts';
+import { matchRoute } from './match.ts';
+import { searchRoute } from './search.ts';
+
+export const PLACES_API_VERSION_HEADER = 'X-Places-Api-Version';
+
+/**
+ * The places API. Every call: version header, then the bearer credential (service key, managed user's or
+ * OAuth user's token), then the credential's rate limit; each call is counted against its credential.
+ */
+export function placesRoutes(
+  deps: PlacesDeps,
+  access: { resolveBearer: ResolveBearer; limiter: RateLimiter; usage: UsageCounter },
+) {
+  return async function placesApi(app: FastifyInstance) {
+    app.setErrorHandler(errorHandler(messageShape));
+    app.addHook('onRequest', requireVersionHeader(PLACES_API_VERSION_HEADER));
+    app.addHook('onRequest', async function authenticate(request: FastifyRequest) {
+      request.auth = await access.resolveBearer(bearerToken(request));
+    });
+    app.addHook('onRequest', async function rateLimit(request: FastifyRequest) {
+      const auth = request.auth!;
+      const endpoint = request.routeOptions.url ?? request.url.split('?')[0]!;
+      const taken = access.limiter.take(auth.credentialId);
+      access.usage.record(auth, endpoint, !taken.ok);
+      request.log = request.log.child({
+        organization_id: auth.organizationId,
+        app_id: auth.appId,
+        user_id: auth.userId,
+        credential_kind: auth.kind,
+      });
+      if (!taken.ok) {
+        throw tooManyRequests(
+          `Rate limit exceeded for this credential; retry after ${taken.retryAfterSeconds} s`,
+          taken.retryAfterSeconds,
+        );
+      }
+    });
+    searchRoute(app, deps);
+    matchRoute(app, deps);
+    detailsRoute(app, deps);
+    autocompleteRoute(app, deps);
+  };
+}

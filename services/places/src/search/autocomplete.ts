@@ -1,0 +1,95 @@
+import type { PlacesDeps } from '../deps.ts';
+import { invalidParameter } from '../errors.ts';
+import { normalizeName } from '../reference/normalize.ts';
+import { placesByNamePrefix } from '../store/places-read.ts';
+import { parseFields } from './fields.ts';
+import { type LatLng, parseInteger, parseLatLng, type RawQuery, single } from './params.ts';
+import { renderPlace } from './render.ts';
+
+/**
+ * `GET /autocomplete`: suggestions for 3+ characters of text, of three types: places (by name, nearest to
+ * `ll` first), searches (categories and chains whose names start with the text) and geo (cities of the
+ * gazetteer, most populous first). `ll` and `radius` bias the places; they never exclude.
+ */
+type SuggestionType = 'place' | 'search' | 'geo';
+const TYPES: readonly SuggestionType[] = ['place', 'search', 'geo'];
+
+function highlight(text: string, typed: string) {
+  const at = text.toLowerCase().indexOf(typed.toLowerCase());
+  return at < 0 ? [] : [{ start: at, length: typed.length }];
+}
+
+export async function autocomplete(deps: PlacesDeps, raw: RawQuery) {
+  const query = single(raw, 'query');
+  if (query === undefined) throw invalidParameter('query', 'query is required: give at least 3 characters');
+  const text = query.trim();
+  if (text.length < 3 || text.length > 100) throw invalidParameter('query', 'give 3 to 100 characters');
+  const llText = single(raw, 'll');
+  const ll: LatLng | undefined = llText === undefined ? undefined : parseLatLng('ll', llText);
+  const radiusText = single(raw, 'radius');
+  if (radiusText !== undefined) parseInteger('radius', radiusText, 0, 100_000);
+  const limitText = single(raw, 'limit');
+  const limit = limitText === undefined ? 10 : parseInteger('limit', limitText, 1, 50);
+  const typesText = single(raw, 'types');
+  const types = typesText === undefined ? TYPES : typesText.split(',').map((t) => t.trim() as SuggestionType);
+  const unknown = types.find((t) => !TYPES.includes(t));
+  if (unknown !== undefined)
+    throw invalidParameter('types', `"${unknown.slice(0, 20)}" is not one of ${TYPES.join(', ')}`);
+  const fields = parseFields(single(raw, 'fields'));
+  single(raw, 'session_token');
+  single(raw, 'bias');
+
+  const reference = deps.reference();
+  const now = deps.clock.now();
+  const results: Record<string, unknown>[] = [];
+  if (types.includes('place')) {
+    for (const row of await placesByNamePrefix(deps.db, text, ll, limit)) {
+      const secondary = [row.address, row.locality, row.country].filter(Boolean).join(', ');
+      results.push({
+        type: 'place',
+        text: { primary: row.name, secondary, highlight: highlight(row.name, text) },
+        link: `/places/${row.fsq_place_id}`,
+        place: renderPlace(row, { reference, fields, now }),
+      });
+    }
+  }
+  if (types.includes('search')) {
+    const key = normalizeName(text);
+    const categories = [...reference.categories.values()]
+      .filter((c) => c.level > 1 && normalizeName(c.name).startsWith(key))
+      .slice(0, 5);
+    for (const c of categories) {
+      results.push({
+        type: 'search',
+        text: { primary: c.name, highlight: highlight(c.name, text) },
+        search: { query: c.name, category: { fsq_category_id: c.id, name: c.name } },
+      });
+    }
+    const chains = [...reference.chains.values()]
+      .filter((c) => normalizeName(c.name).startsWith(key))
+      .slice(0, 5);
+    for (const c of chains) {
+      results.push({
+        type: 'search',
+        text: { primary: c.name, highlight: highlight(c.name, text) },
+        search: { query: c.name, chain: { fsq_chain_id: c.id, name: c.name } },
+      });
+    }
+  }
+  if (types.includes('geo')) {
+    for (const city of deps.gazetteer().startingWith(text, 5)) {
+      const secondary = [city.region, city.country].filter(Boolean).join(', ');
+      results.push({
+        type: 'geo',
+        text: { primary: city.name, secondary, highlight: highlight(city.name, text) },
+        geo: {
+          name: city.name,
+          center: { latitude: city.latitude, longitude: city.longitude },
+          cc: city.country,
+          type: 'city',
+        },
+      });
+    }
+  }
+  return { results: results.slice(0, limit) };
+}

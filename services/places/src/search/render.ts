@@ -1,0 +1,129 @@
+import { arcFor } from '../data/earth.ts';
+import { hoursDisplay, isOpenAt, localMinuteOfWeek, weekIntervals } from '../data/hours.ts';
+import { CALLING } from '../generate/addresses.ts';
+import type { Reference } from '../reference/reference.ts';
+import type { PlaceRow } from '../store/places-read.ts';
+import type { FieldName } from './fields.ts';
+
+/** A stored place as the 2025-06-17 API shows it: only the requested fields, and only those with a value. */
+export interface RenderContext {
+  reference: Reference;
+  fields: ReadonlySet<FieldName>;
+  now: Date;
+  telFormat?: 'NATIONAL' | 'E164';
+}
+
+/** Preset icons are Maki or Temaki names; both sets are published on npm and served by public CDNs. */
+function icon(name: string | null): { prefix: string; suffix: string } | undefined {
+  const m = /^(maki|temaki)-(.+)$/.exec(name ?? '');
+  if (!m) return undefined;
+  const pkg = m[1] === 'maki' ? '@mapbox/maki/icons' : '@rapideditor/temaki/icons';
+  return { prefix: `https://cdn.jsdelivr.net/npm/${pkg}/${m[2]}`, suffix: '.svg' };
+}
+
+function categories(row: PlaceRow, reference: Reference) {
+  return row.fsq_category_ids.map((id, i) => {
+    const c = reference.categories.get(id);
+    if (!c) {
+      const name = row.fsq_category_labels[i]?.split(' > ').pop() ?? id;
+      return { fsq_category_id: id, name, short_name: name, plural_name: name };
+    }
+    return compact({
+      fsq_category_id: c.id,
+      name: c.name,
+      short_name: c.shortName,
+      plural_name: c.pluralName,
+      icon: icon(c.icon),
+    });
+  });
+}
+
+function formattedAddress(row: PlaceRow): string | undefined {
+  const cityLine =
+    row.country === 'US' || row.country === 'CA' || row.country === 'AU'
+      ? [row.locality, [row.region, row.postcode].filter(Boolean).join(' ')].filter(Boolean).join(', ')
+      : [row.postcode, row.locality].filter(Boolean).join(' ');
+  const text = [row.address, cityLine].filter((s) => s && s !== '').join(', ');
+  return text === '' ? undefined : text;
+}
+
+function telephone(tel: string | null, country: string | null, format: 'NATIONAL' | 'E164' | undefined) {
+  if (!tel || !format || !tel.startsWith('+')) return tel;
+  if (format === 'E164') return tel;
+  const code = country ? CALLING[country] : undefined;
+  if (!code || !tel.startsWith(`+${code}`)) return tel;
+  const national = tel.slice(code.length + 1);
+  if (code === '1' && national.length === 10) {
+    return `(${national.slice(0, 3)}) ${national.slice(3, 6)}-${national.slice(6)}`;
+  }
+  return `0${national}`;
+}
+
+function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(object)) {
+    if (v === null || v === undefined) continue;
+    if (Array.isArray(v) && v.length === 0) continue;
+    if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) continue;
+    out[k] = v;
+  }
+  return out as Partial<T>;
+}
+
+export function renderPlace(row: PlaceRow, ctx: RenderContext): Record<string, unknown> {
+  const f = ctx.fields;
+  const all: Record<string, unknown> = {};
+  const put = (name: FieldName, value: () => unknown) => {
+    if (f.has(name)) all[name] = value();
+  };
+  put('fsq_place_id', () => row.fsq_place_id);
+  put('name', () => row.name);
+  put('latitude', () => row.latitude);
+  put('longitude', () => row.longitude);
+  put('categories', () => categories(row, ctx.reference));
+  put('chains', () =>
+    row.fsq_chain_ids.map((id) => compact({ fsq_chain_id: id, name: ctx.reference.chains.get(id)?.name })),
+  );
+  put('distance', () =>
+    row.chord === null || row.chord === undefined ? null : Math.round(arcFor(row.chord)),
+  );
+  put('location', () =>
+    compact({
+      address: row.address,
+      locality: row.locality,
+      region: row.region,
+      postcode: row.postcode,
+      admin_region: row.admin_region,
+      post_town: row.post_town,
+      po_box: row.po_box,
+      country: row.country,
+      formatted_address: formattedAddress(row),
+    }),
+  );
+  put('tel', () => telephone(row.tel, row.country, ctx.telFormat));
+  put('email', () => row.email);
+  put('website', () => row.website);
+  put('social_media', () =>
+    compact({ facebook_id: row.facebook_id, instagram: row.instagram, twitter: row.twitter }),
+  );
+  put('link', () => `/places/${row.fsq_place_id}`);
+  put('date_closed', () => row.date_closed);
+  put('date_created', () => row.date_created);
+  put('date_refreshed', () => row.date_refreshed);
+  put('placemaker_url', () => row.placemaker_url);
+  put('unresolved_flags', () => row.unresolved_flags);
+  put('price', () => row.price);
+  put('rating', () => (row.rating === null ? null : Math.round(row.rating * 10) / 10));
+  put('popularity', () => row.popularity);
+  put('hours', () =>
+    row.hours && row.hours.length > 0
+      ? {
+          display: hoursDisplay(row.hours),
+          is_local_holiday: false,
+          open_now: isOpenAt(weekIntervals(row.hours), localMinuteOfWeek(ctx.now, row.time_zone)),
+          regular: row.hours,
+        }
+      : null,
+  );
+  return compact(all);
+}
