@@ -11,12 +11,15 @@ import { placesRoutes } from './routes/index.ts';
 import { cursorSecret } from './store/meta.ts';
 
 export { DEFAULT_PLACES_CONFIG, loadPlacesConfig, type PlacesConfig } from './config.ts';
+export type { PlaceRecord } from './data/place-record.ts';
 export { DEMO_SEED, seedDemo } from './demo.ts';
 export type { PlacesDeps } from './deps.ts';
 export { type GenerateOptions, generatePlaces, MAX_GENERATE } from './generate/run.ts';
 export { type ImportOptions, type ImportResult, importPlacesFile } from './import/run.ts';
 export { placesMigrations } from './migrations.ts';
+export { type City, gazetteer } from './reference/cities.ts';
 export { ensureReferenceData } from './reference/reference.ts';
+export { writePlaces } from './store/places-write.ts';
 export { listUsage, type UsageRow } from './store/usage.ts';
 
 export interface Places {

@@ -1,6 +1,6 @@
 import type { Db } from '@cairn/kit';
 import { buildChains } from '../reference/chains.ts';
-import { gazetteer } from '../reference/cities.ts';
+import { type City, gazetteer } from '../reference/cities.ts';
 import { ensureReferenceData } from '../reference/reference.ts';
 import { buildTaxonomy } from '../reference/taxonomy.ts';
 import { writePlaces } from '../store/places-write.ts';
@@ -10,6 +10,8 @@ export interface GenerateOptions {
   count: number;
   seed: string;
   batchSize?: number;
+  /** Generate around these cities only (tests, benchmarks); default: every city of 15,000 people or more. */
+  cities?: readonly City[];
   /** Called after each batch with the number of places written so far. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -29,7 +31,12 @@ export async function generatePlaces(
   const taxonomy = buildTaxonomy();
   const chains = buildChains(taxonomy);
   const chainNames = new Map(chains.map((c) => [c.id, c.name]));
-  const next = createGenerator({ seed: options.seed, taxonomy, chains, cities: gazetteer().cities });
+  const next = createGenerator({
+    seed: options.seed,
+    taxonomy,
+    chains,
+    cities: options.cities ?? gazetteer().cities,
+  });
   const batchSize = options.batchSize ?? 5000;
   let written = 0;
   while (written < options.count) {

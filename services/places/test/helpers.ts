@@ -1,0 +1,121 @@
+import {
+  createIdentity,
+  createOrganization,
+  createServiceKey,
+  type Identity,
+  identityMigrations,
+} from '@cairn/identity';
+import { createFakeClock, type FakeClock } from '@cairn/kit';
+import { createTestDeps, serveOnLoopback, type TestDeps } from '@cairn/kit/testing';
+import {
+  type City,
+  createPlaces,
+  gazetteer,
+  generatePlaces,
+  type Places,
+  type PlacesConfig,
+  placesMigrations,
+} from '../src/index.ts';
+
+export interface PlacesFixture {
+  deps: TestDeps;
+  clock: FakeClock;
+  identity: Identity;
+  places: Places;
+  baseUrl: string;
+  orgId: string;
+  serviceKey: string;
+  close(): Promise<void>;
+}
+
+export const TEST_CITIES = ['Paris, FR', 'Suva, FJ'];
+
+export function testCities(): City[] {
+  return TEST_CITIES.map((name) => gazetteer().resolve(name)!);
+}
+
+/**
+ * Identity and places on a fresh database, served on loopback, with an organization and its service key, and
+ * `count` generated places around Paris and Suva (which sits near the antimeridian).
+ */
+export async function startPlaces(
+  options: {
+    count?: number;
+    seed?: string;
+    config?: Partial<PlacesConfig>;
+    env?: Record<string, string>;
+  } = {},
+): Promise<PlacesFixture> {
+  const clock = createFakeClock(Date.UTC(2025, 5, 17, 10, 0, 0)); // a Tuesday
+  const deps = await createTestDeps([...identityMigrations, ...placesMigrations], {
+    clock,
+    env: options.env ?? {},
+  });
+  const identity = createIdentity(deps);
+  await identity.start();
+  const places = createPlaces(deps, {
+    resolveBearer: identity.resolveBearer,
+    config: { rateLimit: 100_000, rateBurst: 100_000, demoCount: 0, ...options.config },
+  });
+  await places.start();
+  if ((options.count ?? 0) > 0) {
+    await generatePlaces(deps.db, {
+      count: options.count!,
+      seed: options.seed ?? 'test',
+      cities: testCities(),
+    });
+  }
+  const server = await serveOnLoopback(deps, [identity.module, places.module]);
+  const org = await createOrganization(identity.deps, 'Acme');
+  const { secret } = await createServiceKey(identity.deps, { organizationId: org.id });
+  return {
+    deps,
+    clock,
+    identity,
+    places,
+    baseUrl: server.baseUrl,
+    orgId: org.id,
+    serviceKey: secret,
+    async close() {
+      await server.close();
+      await places.stop();
+      await identity.stop();
+      await deps.db.close();
+    },
+  };
+}
+
+export interface CallOptions {
+  token?: string | null;
+  version?: string | null;
+}
+
+export async function callPlaces(f: PlacesFixture, pathAndQuery: string, options: CallOptions = {}) {
+  const headers: Record<string, string> = {};
+  const token = options.token === undefined ? f.serviceKey : options.token;
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  if (options.version !== null) headers['x-places-api-version'] = options.version ?? '2025-06-17';
+  // Links carry PUBLIC_URL; the test server listens on another port.
+  const url = pathAndQuery.startsWith('http')
+    ? f.baseUrl + new URL(pathAndQuery).pathname + new URL(pathAndQuery).search
+    : `${f.baseUrl}${pathAndQuery}`;
+  const response = await fetch(url, { headers });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: body as Record<string, unknown> & { results?: Record<string, unknown>[] },
+  };
+}
+
+/** The URL of the next page from a Link header, or undefined. */
+export function nextPage(headers: Headers): string | undefined {
+  const link = headers.get('link');
+  return link ? /^<([^>]+)>; rel="next"$/.exec(link)?.[1] : undefined;
+}

@@ -1,0 +1,269 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allPlaces, haversine, localMinute, openAt, type Plain } from './brute-force.ts';
+import { callPlaces, nextPage, type PlacesFixture, startPlaces } from './helpers.ts';
+
+let f: PlacesFixture;
+let all: Plain[];
+const PARIS = { lat: 48.8566, lon: 2.3522 };
+
+beforeAll(async () => {
+  f = await startPlaces({ count: 1500 });
+  all = await allPlaces(f.deps.db);
+}, 120_000);
+afterAll(async () => {
+  await f.close();
+});
+
+/** Follows Link headers to the end; returns every result in order. */
+async function everyPage(first: string) {
+  const results: Record<string, unknown>[] = [];
+  let url: string | undefined = first;
+  let pages = 0;
+  while (url) {
+    const res = await callPlaces(f, url);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    results.push(...res.body.results!);
+    url = nextPage(res.headers);
+    if (++pages > 200) throw new Error('too many pages');
+  }
+  return { results, pages };
+}
+
+const ids = (results: Record<string, unknown>[]) => results.map((r) => r.fsq_place_id as string);
+
+function withinRadius(lat: number, lon: number, radius: number) {
+  return all
+    .map((p) => ({ p, d: haversine(lat, lon, p.lat, p.lon) }))
+    .filter(({ d }) => d <= radius)
+    .sort((a, b) => a.d - b.d || (a.p.id < b.p.id ? -1 : 1));
+}
+
+describe('search around a point', () => {
+  it('returns the nearest places first, within the radius, with correct distances', async () => {
+    const res = await callPlaces(f, `/places/search?ll=${PARIS.lat},${PARIS.lon}&radius=3000&limit=20`);
+    expect(res.status).toBe(200);
+    const expected = withinRadius(PARIS.lat, PARIS.lon, 3000).slice(0, 20);
+    expect(ids(res.body.results!)).toEqual(expected.map((e) => e.p.id));
+    res.body.results!.forEach((r, i) => {
+      expect(Math.abs((r.distance as number) - expected[i]!.d)).toBeLessThanOrEqual(1);
+    });
+    expect(res.body.context).toEqual({
+      geo_bounds: { circle: { center: { latitude: PARIS.lat, longitude: PARIS.lon }, radius: 3000 } },
+    });
+  });
+
+  it('pages through every place in the radius exactly once, in distance order', async () => {
+    const radius = 4000;
+    const { results, pages } = await everyPage(
+      `/places/search?ll=${PARIS.lat},${PARIS.lon}&radius=${radius}&limit=50`,
+    );
+    const expected = withinRadius(PARIS.lat, PARIS.lon, radius).filter(({ d }) => Math.abs(d - radius) > 0.5);
+    const got = new Set(ids(results));
+    expect(got.size).toBe(results.length); // no repeats
+    for (const e of expected) expect(got.has(e.p.id)).toBe(true); // no gaps
+    expect(results.length).toBeLessThanOrEqual(expected.length + 2);
+    expect(pages).toBeGreaterThan(1);
+    const distances = results.map((r) => r.distance as number);
+    expect([...distances].sort((a, b) => a - b)).toEqual(distances);
+  });
+
+  it('uses the default radius of 22 km', async () => {
+    const { results } = await everyPage(
+      `/places/search?ll=${PARIS.lat},${PARIS.lon}&limit=50&fields=fsq_place_id,distance`,
+    );
+    const expected = withinRadius(PARIS.lat, PARIS.lon, 22_000).filter(({ d }) => Math.abs(d - 22_000) > 0.5);
+    expect(new Set(ids(results))).toEqual(new Set(expected.map((e) => e.p.id)));
+  });
+
+  it('applies category (with descendants), chain, price and open_at filters', async () => {
+    const reference = f.places.deps.reference();
+    const dining = [...reference.categories.values()].find(
+      (c) => c.level === 1 && c.name === 'Dining and Drinking',
+    )!;
+    const inDining = new Set(reference.withDescendants(dining.id));
+    const openMinute = 2 * 1440 + 21 * 60 + 30; // Wednesday 21:30
+    const { results } = await everyPage(
+      `/places/search?ll=${PARIS.lat},${PARIS.lon}&radius=15000&fsq_category_ids=${dining.id}&min_price=2&max_price=3&open_at=3T2130&limit=50`,
+    );
+    const expected = withinRadius(PARIS.lat, PARIS.lon, 15_000)
+      .map((e) => e.p)
+      .filter((p) => p.categories.some((c) => inDining.has(c)))
+      .filter((p) => p.price !== null && p.price >= 2 && p.price <= 3)
+      .filter((p) => openAt(p.hours, openMinute));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(new Set(ids(results))).toEqual(new Set(expected.map((p) => p.id)));
+  });
+
+  it('open_now uses each place’s own time zone at the clock’s time', async () => {
+    const now = f.clock.now();
+    const { results } = await everyPage(
+      `/places/search?ll=${PARIS.lat},${PARIS.lon}&radius=10000&open_now=true&limit=50&fields=fsq_place_id,hours`,
+    );
+    const expected = withinRadius(PARIS.lat, PARIS.lon, 10_000)
+      .map((e) => e.p)
+      .filter((p) => openAt(p.hours, localMinute(now, p.timeZone)));
+    expect(new Set(ids(results))).toEqual(new Set(expected.map((p) => p.id)));
+    for (const r of results) expect((r.hours as { open_now: boolean }).open_now).toBe(true);
+  });
+
+  it('excludes chains, or keeps only given chains', async () => {
+    const chained = all.find(
+      (p) => p.chains.length > 0 && haversine(PARIS.lat, PARIS.lon, p.lat, p.lon) < 20_000,
+    )!;
+    const chain = chained.chains[0]!;
+    const only = await everyPage(
+      `/places/search?ll=${PARIS.lat},${PARIS.lon}&radius=20000&fsq_chain_ids=${chain}&limit=50`,
+    );
+    const expected = withinRadius(PARIS.lat, PARIS.lon, 20_000).filter((e) => e.p.chains.includes(chain));
+    expect(new Set(ids(only.results))).toEqual(new Set(expected.map((e) => e.p.id)));
+    const none = await everyPage(
+      `/places/search?ll=${PARIS.lat},${PARIS.lon}&radius=20000&exclude_all_chains=true&limit=50`,
+    );
+    const noChain = withinRadius(PARIS.lat, PARIS.lon, 20_000).filter((e) => e.p.chains.length === 0);
+    expect(new Set(ids(none.results))).toEqual(new Set(noChain.map((e) => e.p.id)));
+  });
+
+  it('matches query text against names, categories and chains', async () => {
+    const res = await everyPage(
+      `/places/search?ll=${PARIS.lat},${PARIS.lon}&radius=20000&query=restaurant&limit=50&fields=fsq_place_id,name`,
+    );
+    const got = new Set(ids(res.results));
+    const substring = withinRadius(PARIS.lat, PARIS.lon, 20_000).filter((e) =>
+      e.p.text.includes('restaurant'),
+    );
+    expect(substring.length).toBeGreaterThan(0);
+    for (const e of substring) expect(got.has(e.p.id)).toBe(true);
+  });
+});
+
+describe('search in a rectangle and by sort', () => {
+  it('returns exactly the places inside ne/sw, also across the antimeridian', async () => {
+    for (const [ne, sw] of [
+      [
+        [48.9, 2.45],
+        [48.8, 2.25],
+      ],
+      [
+        [-17.9, -179.5],
+        [-18.4, 178.2],
+      ],
+    ] as const) {
+      const { results } = await everyPage(
+        `/places/search?ne=${ne.join(',')}&sw=${sw.join(',')}&limit=50&fields=fsq_place_id`,
+      );
+      const crosses = sw[1] > ne[1];
+      const expected = all.filter(
+        (p) =>
+          p.lat >= sw[0] &&
+          p.lat <= ne[0] &&
+          (crosses ? p.lon >= sw[1] || p.lon <= ne[1] : p.lon >= sw[1] && p.lon <= ne[1]),
+      );
+      expect(expected.length).toBeGreaterThan(0);
+      expect(new Set(ids(results))).toEqual(new Set(expected.map((p) => p.id)));
+    }
+  });
+
+  it('sorts by rating and popularity, descending, without gaps or repeats', async () => {
+    for (const [sort, key] of [
+      ['RATING', 'rating'],
+      ['POPULARITY', 'popularity'],
+    ] as const) {
+      const { results } = await everyPage(
+        `/places/search?ll=${PARIS.lat},${PARIS.lon}&radius=5000&sort=${sort}&limit=50&fields=fsq_place_id,${key}`,
+      );
+      const values = results.map((r) => (r[key] as number | undefined) ?? -1);
+      expect([...values].sort((a, b) => b - a)).toEqual(values);
+      const expected = withinRadius(PARIS.lat, PARIS.lon, 5000).filter(({ d }) => Math.abs(d - 5000) > 0.5);
+      expect(new Set(ids(results))).toEqual(new Set(expected.map((e) => e.p.id)));
+    }
+  });
+
+  it('resolves near against the gazetteer', async () => {
+    const res = await callPlaces(f, '/places/search?near=Paris,%20FR&limit=5');
+    expect(res.status).toBe(200);
+    expect(res.body.results!.length).toBe(5);
+    const circle = (res.body.context as { geo_bounds: { circle: { center: { latitude: number } } } })
+      .geo_bounds.circle;
+    expect(circle.center.latitude).toBeCloseTo(48.85, 1);
+  });
+});
+
+describe('fields, details, cursors', () => {
+  it('returns only the requested fields', async () => {
+    const res = await callPlaces(
+      f,
+      `/places/search?ll=${PARIS.lat},${PARIS.lon}&fields=name,distance&limit=3`,
+    );
+    for (const r of res.body.results!) expect(Object.keys(r).sort()).toEqual(['distance', 'name']);
+  });
+
+  it('returns a place by id, 404 for an unknown one', async () => {
+    const place = all[0]!;
+    const res = await callPlaces(f, `/places/${place.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      fsq_place_id: place.id,
+      name: place.name,
+      latitude: place.lat,
+      longitude: place.lon,
+    });
+    expect(res.body.distance).toBeUndefined();
+    const missing = await callPlaces(f, '/places/000000000000000000000000');
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toMatch(/000000000000000000000000/);
+  });
+
+  it('refuses a tampered cursor and a cursor with other parameters', async () => {
+    const first = await callPlaces(f, `/places/search?ll=${PARIS.lat},${PARIS.lon}&limit=5`);
+    const next = new URL(nextPage(first.headers)!);
+    const cursor = next.searchParams.get('cursor')!;
+    const tampered = cursor.replace(/^./, (c) => (c === 'e' ? 'f' : 'e'));
+    const bad = await callPlaces(
+      f,
+      `/places/search?cursor=${encodeURIComponent(tampered)}&ll=${PARIS.lat},${PARIS.lon}&limit=5`,
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/cursor/);
+    const other = await callPlaces(
+      f,
+      `/places/search?cursor=${encodeURIComponent(cursor)}&ll=${PARIS.lat},${PARIS.lon}&limit=6`,
+    );
+    expect(other.status).toBe(400);
+    expect(other.body.message).toMatch(/cursor.*other parameters/);
+    expect(next.searchParams.get('ll')).toBe(`${PARIS.lat},${PARIS.lon}`);
+    expect(first.headers.get('link')).toMatch(/^<http:\/\/[^>]+\/places\/search\?cursor=[^&]+&ll=/);
+  });
+
+  it('autocompletes places, searches and cities for 3+ characters', async () => {
+    const name = all.find((p) => haversine(PARIS.lat, PARIS.lon, p.lat, p.lon) < 20_000)!.name;
+    const res = await callPlaces(
+      f,
+      `/autocomplete?query=${encodeURIComponent(name.slice(0, 5))}&ll=${PARIS.lat},${PARIS.lon}&limit=50`,
+    );
+    expect(res.status).toBe(200);
+    const types = new Set(res.body.results!.map((r) => r.type));
+    expect(types.has('place')).toBe(true);
+    const geo = await callPlaces(f, '/autocomplete?query=Pari&types=geo');
+    expect(geo.body.results![0]).toMatchObject({ type: 'geo', geo: { name: 'Paris', cc: 'FR' } });
+    const short = await callPlaces(f, '/autocomplete?query=ab');
+    expect(short.status).toBe(400);
+    expect(short.body.message).toMatch(/query/);
+  });
+
+  it('matches a business by name and ll, or answers Match not found', async () => {
+    const place = all.find((p) => haversine(PARIS.lat, PARIS.lon, p.lat, p.lon) < 20_000)!;
+    const res = await callPlaces(
+      f,
+      `/places/match?name=${encodeURIComponent(place.name)}&ll=${place.lat},${place.lon}`,
+    );
+    expect(res.status).toBe(200);
+    expect((res.body.place as { fsq_place_id: string }).fsq_place_id).toBe(place.id);
+    expect(res.body.match_score).toBeGreaterThan(0.5);
+    const none = await callPlaces(
+      f,
+      `/places/match?name=Zzyzx%20Qwerty%20Emporium&ll=${place.lat},${place.lon}`,
+    );
+    expect(none.status).toBe(404);
+    expect(none.body.message).toBe('Match not found');
+  });
+});
