@@ -11,8 +11,10 @@ export { createTestDb, type TestDb, testDatabaseUrl } from './db/test-db.ts';
 export type { Db, Engine, Queryable, QueryResult } from './db/types.ts';
 export { type ErrorShape, edgeShape, errorHandler, messageShape, oauthShape } from './error-shapes.ts';
 export * from './errors.ts';
+export { escapeHtml, Html, html, page } from './html.ts';
 export { createLogger, type Logger, loggerOptions, redactUrl } from './log.ts';
 export { createMetrics, type Metrics } from './metrics.ts';
+export { pageHeaders } from './page-headers.ts';
 export {
   generateToken,
   hashToken,

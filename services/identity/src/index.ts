@@ -20,6 +20,7 @@ export {
 } from './apps/service.ts';
 export { type BootstrapResult, bootstrapDemo, DEMO_ORGANIZATION } from './bootstrap.ts';
 export type { IdentityDeps } from './deps.ts';
+export { type EditorSession, editorSessionOf, openEditorSession } from './editor-sessions.ts';
 export { createManagedUser, deleteManagedUser, refreshManagedUserToken } from './managed-users/service.ts';
 export { identityMigrations } from './migrations.ts';
 export { createOrganization, getOrganization, listOrganizations } from './organizations/service.ts';

@@ -1,6 +1,6 @@
+import { html, page } from '@cairn/kit';
 import type { App } from '../apps/service.ts';
 import type { ServiceKey } from '../service-keys/service.ts';
-import { html, page } from '../web/html.ts';
 import { navFor } from '../web/pages.ts';
 
 const csrfField = (token: string) => html`<input type="hidden" name="csrf_token" value="${token}">`;

@@ -105,7 +105,7 @@ export function oauthRoutes(deps: IdentityDeps, issuer: string) {
       );
     }
     const organization = await getOrganization(deps.db, authz.app.organizationId);
-    pageHeaders(reply, authz.app.embedOrigins);
+    pageHeaders(reply, { frameAncestors: authz.app.embedOrigins });
     return reply.send(
       consentPage({
         csrf: csrfToken(request, reply, issuer),

@@ -1,5 +1,5 @@
+import { type Html, html, page } from '@cairn/kit';
 import type { App } from '../apps/service.ts';
-import { type Html, html, page } from './html.ts';
 
 const csrfField = (token: string) => html`<input type="hidden" name="csrf_token" value="${token}">`;
 const hidden = (params: Record<string, string>) =>

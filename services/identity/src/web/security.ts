@@ -2,30 +2,14 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { CairnError } from '@cairn/kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+export { pageHeaders } from '@cairn/kit';
+
 export const SESSION_COOKIE = 'cairn_session';
 export const CSRF_COOKIE = 'cairn_csrf';
 
 /** Cookies are Secure whenever Cairn is reached over https (directly or as its public address says). */
 export function secureCookies(request: FastifyRequest, publicUrl: string): boolean {
   return request.protocol === 'https' || publicUrl.startsWith('https:');
-}
-
-/**
- * Headers for every page: no MIME sniffing, no caching of pages that carry secrets or CSRF tokens, and
- * framing only by the given origins (RFC 9700 §4.16: the AS must prevent clickjacking).
- */
-export function pageHeaders(reply: FastifyReply, frameAncestors: readonly string[] = []) {
-  const ancestors = frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'";
-  void reply
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('x-content-type-options', 'nosniff')
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .header(
-      'content-security-policy',
-      `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self' http: https:; frame-ancestors ${ancestors}`,
-    );
-  if (frameAncestors.length === 0) void reply.header('x-frame-options', 'DENY');
 }
 
 /**

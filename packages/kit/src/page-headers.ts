@@ -1,0 +1,25 @@
+import type { FastifyReply } from 'fastify';
+
+/**
+ * Headers for every HTML page: no MIME sniffing, no caching (pages carry CSRF tokens and personal data),
+ * no referrer, a strict Content-Security-Policy, and framing only by the given origins (RFC 9700 §4.16:
+ * prevent clickjacking; `'none'` plus X-Frame-Options: DENY when no origin may frame the page).
+ * `scripts: true` is for the single-page apps, whose scripts and API calls come from this origin.
+ */
+export function pageHeaders(
+  reply: FastifyReply,
+  options: { frameAncestors?: readonly string[]; scripts?: boolean } = {},
+) {
+  const origins = options.frameAncestors ?? [];
+  const ancestors = origins.length > 0 ? origins.join(' ') : "'none'";
+  const policy = options.scripts
+    ? `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors ${ancestors}`
+    : `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self' http: https:; base-uri 'none'; frame-ancestors ${ancestors}`;
+  void reply
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('content-security-policy', policy);
+  if (origins.length === 0) void reply.header('x-frame-options', 'DENY');
+}
