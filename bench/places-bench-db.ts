@@ -1,0 +1,82 @@
+// Helpers for the places benchmark: a fresh database on either engine, and a CSV export in the dataset's format.
+import { createWriteStream } from 'node:fs';
+import { type Db, type Migration, migrate, openPostgres } from '@cairn/kit';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { pgliteOptions, wrapPglite } from '../packages/kit/src/db/pglite.ts';
+
+/** PostgreSQL when DATABASE_URL is set (a fresh database `name` on that server), otherwise in-memory PGlite. */
+export async function freshDb(name: string, migrations: readonly Migration[]): Promise<Db> {
+  const url = process.env.DATABASE_URL;
+  let db: Db;
+  if (url) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const u = new URL(url);
+    u.pathname = `/${name}`;
+    db = openPostgres(u.toString(), { max: 10 });
+  } else {
+    db = wrapPglite(await PGlite.create(pgliteOptions));
+  }
+  await migrate(db, migrations);
+  return db;
+}
+
+const COLUMNS = [
+  'fsq_place_id',
+  'name',
+  'latitude',
+  'longitude',
+  'address',
+  'locality',
+  'region',
+  'postcode',
+  'admin_region',
+  'post_town',
+  'po_box',
+  'country',
+  'date_created',
+  'date_refreshed',
+  'date_closed',
+  'tel',
+  'website',
+  'email',
+  'facebook_id',
+  'instagram',
+  'twitter',
+  'fsq_category_ids',
+  'fsq_category_labels',
+  'placemaker_url',
+  'unresolved_flags',
+];
+
+const cell = (v: unknown) => {
+  if (v === null || v === undefined) return '';
+  const s = Array.isArray(v) ? JSON.stringify(v) : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** Writes every place as a CSV file with the dataset's column names (arrays as JSON). */
+export async function exportCsv(db: Db, path: string): Promise<number> {
+  const out = createWriteStream(path);
+  out.write(`${COLUMNS.join(',')}\n`);
+  let after = '';
+  let n = 0;
+  for (;;) {
+    const { rows } = await db.query<Record<string, unknown>>(
+      `SELECT ${COLUMNS.map((c) => (c.startsWith('date_') ? `to_char(${c}, 'YYYY-MM-DD') AS ${c}` : c)).join(', ')}
+         FROM places WHERE fsq_place_id > $1 ORDER BY fsq_place_id LIMIT 20000`,
+      [after],
+    );
+    if (rows.length === 0) break;
+    const text = rows.map((r) => COLUMNS.map((c) => cell(r[c])).join(',')).join('\n');
+    if (!out.write(`${text}\n`)) await new Promise<void>((ok) => out.once('drain', () => ok()));
+    after = rows[rows.length - 1]!.fsq_place_id as string;
+    n += rows.length;
+  }
+  await new Promise<void>((ok, fail) => out.end((error?: Error | null) => (error ? fail(error) : ok())));
+  return n;
+}

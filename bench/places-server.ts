@@ -1,0 +1,68 @@
+// The places benchmark's server process: a fresh database with N generated places, served on loopback.
+// Prints one JSON line {port, key, generateMs, exportMs, count, cities} and serves until killed.
+import { createIdentity, createOrganization, createServiceKey, identityMigrations } from '@cairn/identity';
+import { createApp, createLogger, createMetrics, loadConfig, systemClock } from '@cairn/kit';
+import { createPlaces, gazetteer, generatePlaces, placesMigrations } from '@cairn/places';
+import { exportCsv, freshDb } from './places-bench-db.ts';
+
+const count = Number(process.env.PLACES_BENCH_COUNT ?? 1_000_000);
+const csv = process.env.PLACES_BENCH_CSV;
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', PORT: '0', CAIRN_DATA_DIR: '/nonexistent' });
+const db = await freshDb('cairn_bench_places', [...identityMigrations, ...placesMigrations]);
+const deps = {
+  config,
+  db,
+  clock: systemClock,
+  log: createLogger('silent'),
+  metrics: createMetrics({ defaultMetrics: false }),
+};
+const identity = createIdentity(deps);
+const places = createPlaces(deps, {
+  resolveBearer: identity.resolveBearer,
+  config: { rateLimit: 10_000_000, rateBurst: 10_000_000, demoCount: 0 },
+});
+await identity.start();
+await places.start();
+let last = 0;
+const generated = await generatePlaces(db, {
+  count,
+  seed: 'bench',
+  batchSize: 10_000,
+  onProgress: (done) => {
+    if (done - last >= 100_000) {
+      last = done;
+      process.stderr.write(`generated ${done}\n`);
+    }
+  },
+});
+await db.exec('ANALYZE places');
+let exportMs = 0;
+if (csv) {
+  const t = performance.now();
+  await exportCsv(db, csv);
+  exportMs = performance.now() - t;
+}
+const org = await createOrganization(identity.deps, 'Bench');
+const { secret } = await createServiceKey(identity.deps, { organizationId: org.id });
+const app = await createApp(deps, [identity.module, places.module]);
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : 0;
+const cities = [...gazetteer().cities]
+  .sort((a, b) => b.population - a.population)
+  .slice(0, 100)
+  .map((c) => ({ name: `${c.name}, ${c.country}`, latitude: c.latitude, longitude: c.longitude }));
+const restaurant = [...places.deps.reference().categories.values()].find(
+  (c) => c.label === 'Dining and Drinking > Restaurant',
+)!.id;
+process.stdout.write(
+  `${JSON.stringify({ port, key: secret, generateMs: generated.ms, exportMs, count, cities, restaurant, engine: db.engine })}\n`,
+);
+process.on('SIGTERM', () => {
+  void app.close().then(async () => {
+    await places.stop();
+    await identity.stop();
+    await db.close();
+    process.exit(0);
+  });
+});
