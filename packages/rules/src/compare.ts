@@ -1,206 +1,180 @@
-// Comparison closures, specialised per type and operator with the literal precompiled, so the
-// hot path is one field read and one primitive operation. Missing values (undefined) make every
-// comparison false except `ne`, which is true.
+// Comparison code, specialised per type and operator: one primitive operation on the left value
+// with the literal as a constant. Small inline lists become chains of `===` or range checks,
+// larger ones a precompiled matcher. Missing values (undefined) make every comparison false
+// except `ne`, which is true. Every result is a boolean.
 
-import type { CompareExpr, ListItem } from './ast.ts';
-import type { ExecutionContext } from './context.ts';
+import type { CompareExpr, InlineList, ListItem } from './ast.ts';
+import type { Emitter, Scope } from './emit.ts';
 import type { Type } from './types.ts';
 import { IpAddress } from './values/ip.ts';
-import { listFromItems } from './values/list-matcher.ts';
+import { ipItemRange, listFromItems } from './values/list-matcher.ts';
 import { compileRegex } from './values/regex.ts';
 import { compileWildcard, parseWildcard } from './values/wildcard.ts';
 
-export type Getter = (ctx: ExecutionContext) => unknown;
-export type Test = (ctx: ExecutionContext) => boolean;
-/** A test on one value (used per element under `[*]`). */
-export type ValueTest = (v: unknown) => boolean;
+/** Lists up to this many items are tested inline rather than through a matcher. */
+const INLINE_ITEMS = 8;
 
-function bitAnd(a: number, b: number): boolean {
-  if (a >= -0x80000000 && a <= 0x7fffffff && b >= -0x80000000 && b <= 0x7fffffff) return (a & b) !== 0;
-  return (BigInt(a) & BigInt(b)) !== 0n;
-}
+type Range<T> = readonly [T, T];
 
-/** The per-value test for a comparison whose right-hand side is a literal or inline list. */
-export function valueTest(e: CompareExpr, type: Type): ValueTest {
-  const rhs = e.rhs;
-  if (e.op === 'in') {
-    if (rhs.kind !== 'list') throw new TypeError('named lists need the context');
-    const list = listFromItems(type, rhs.items as readonly ListItem[]);
-    return (v) => v !== undefined && list.includes(v);
+export class CompareEmitter {
+  constructor(
+    private readonly out: Emitter,
+    private readonly scope: Scope,
+  ) {}
+
+  private k(value: unknown): string {
+    return this.out.constant(value);
   }
-  if (rhs.kind === 'ip') {
-    const lit = IpAddress.parse(rhs.address) as IpAddress;
-    const cmp = (v: unknown) => (v === undefined ? undefined : (v as IpAddress).compare(lit));
-    switch (e.op) {
-      case 'eq':
-        return lit.version === 4
-          ? (v) => v !== undefined && (v as IpAddress).version === 4 && (v as IpAddress).v4 === lit.v4
-          : (v) => v !== undefined && (v as IpAddress).equals(lit);
-      case 'ne':
-        return (v) => v === undefined || !(v as IpAddress).equals(lit);
-      case 'lt':
-        return (v) => (cmp(v) ?? 0) < 0;
-      case 'le':
-        return (v) => {
-          const c = cmp(v);
-          return c !== undefined && c <= 0;
-        };
-      case 'gt':
-        return (v) => (cmp(v) ?? 0) > 0;
-      case 'ge':
-        return (v) => {
-          const c = cmp(v);
-          return c !== undefined && c >= 0;
-        };
+
+  /**
+   * The test of `e` on the value of `lhs` (code evaluated exactly once). `list` is the code of
+   * the named list's matcher for `in $name` (undefined when the caller has no context).
+   */
+  code(e: CompareExpr, type: Type, lhs: string, list?: string): string {
+    const rhs = e.rhs;
+    const op = e.op;
+    if (rhs.kind === 'list_ref') {
+      if (list === undefined) throw new TypeError('named lists need the context');
+      const t = this.scope.temp();
+      const m = this.scope.temp();
+      return `((${t} = ${lhs}) !== undefined && (${m} = ${list}) !== undefined && ${m}.includes(${t}))`;
     }
-  }
-  if (rhs.kind === 'int') {
-    const lit = rhs.value;
-    switch (e.op) {
-      case 'eq':
-        return (v) => v === lit;
-      case 'ne':
-        return (v) => v !== lit;
-      case 'lt':
-        return (v) => (v as number) < lit;
-      case 'le':
-        return (v) => (v as number) <= lit;
-      case 'gt':
-        return (v) => (v as number) > lit;
-      case 'ge':
-        return (v) => (v as number) >= lit;
-      case 'bitwise_and':
-        return (v) => v !== undefined && bitAnd(v as number, lit);
+    if (op === 'in') {
+      if (rhs.kind !== 'list') throw new TypeError(`unchecked list ${rhs.kind}`);
+      return this.inList(rhs, type, lhs);
     }
+    if (rhs.kind === 'ip') return this.ip(op, IpAddress.parse(rhs.address) as IpAddress, lhs);
+    if (rhs.kind === 'int') {
+      const c = this.k(rhs.value);
+      switch (op) {
+        case 'eq':
+          return `(${lhs} === ${c})`;
+        case 'ne':
+          return `(${lhs} !== ${c})`;
+        case 'lt':
+          return `(${lhs} < ${c})`;
+        case 'le':
+          return `(${lhs} <= ${c})`;
+        case 'gt':
+          return `(${lhs} > ${c})`;
+        case 'ge':
+          return `(${lhs} >= ${c})`;
+        case 'bitwise_and': {
+          const t = this.scope.temp();
+          return `((${t} = ${lhs}) !== undefined && h.bitAnd(${t}, ${c}))`;
+        }
+      }
+    }
+    if (rhs.kind === 'string') return this.bytes(e, lhs, rhs.value);
+    throw new TypeError(`unchecked comparison ${op} ${rhs.kind}`);
   }
-  if (rhs.kind === 'string') {
-    const lit = rhs.value;
+
+  private bytes(e: CompareExpr, lhs: string, lit: string): string {
+    const c = this.k(lit);
+    const t = this.scope.temp();
+    const defined = `(${t} = ${lhs}) !== undefined`;
     switch (e.op) {
       case 'eq':
-        return (v) => v === lit;
+        return `(${lhs} === ${c})`;
       case 'ne':
-        return (v) => v !== lit;
+        return `(${lhs} !== ${c})`;
       case 'lt':
-        return (v) => v !== undefined && (v as string) < lit;
+        return `(${defined} && ${t} < ${c})`;
       case 'le':
-        return (v) => v !== undefined && (v as string) <= lit;
+        return `(${defined} && ${t} <= ${c})`;
       case 'gt':
-        return (v) => v !== undefined && (v as string) > lit;
+        return `(${defined} && ${t} > ${c})`;
       case 'ge':
-        return (v) => v !== undefined && (v as string) >= lit;
+        return `(${defined} && ${t} >= ${c})`;
       case 'contains':
-        return (v) => v !== undefined && (v as string).includes(lit);
+        return `(${defined} && ${t}.includes(${c}))`;
       case 'matches': {
-        const re = compileRegex(lit, Number.POSITIVE_INFINITY).regexp;
-        return (v) => v !== undefined && re.test(v as string);
+        const re = this.k(compileRegex(lit, Number.POSITIVE_INFINITY).regexp);
+        return `(${defined} && ${re}.test(${t}))`;
       }
       case 'wildcard':
       case 'strict_wildcard': {
         const parsed = parseWildcard(lit, Number.POSITIVE_INFINITY);
         if (typeof parsed === 'string') throw new TypeError(parsed);
-        const match = compileWildcard(parsed, e.op === 'strict_wildcard');
-        return (v) => v !== undefined && match(v as string);
+        const match = this.k(compileWildcard(parsed, e.op === 'strict_wildcard'));
+        return `(${defined} && ${match}(${t}))`;
       }
+      default:
+        throw new TypeError(`unchecked comparison ${e.op} on Bytes`);
     }
   }
-  throw new TypeError(`unchecked comparison ${e.op} ${rhs.kind}`);
-}
 
-/** Field on the left: read the context slot directly, no getter call. */
-function fieldTest(e: CompareExpr, i: number): Test | undefined {
-  const rhs = e.rhs;
-  if (rhs.kind !== 'string' && rhs.kind !== 'int') return undefined;
-  const lit = rhs.value;
-  const n = lit as number;
-  switch (e.op) {
-    case 'eq':
-      return (ctx) => ctx.read(i) === lit;
-    case 'ne':
-      return (ctx) => ctx.read(i) !== lit;
-    case 'lt':
-      return (ctx) => (ctx.read(i) as number) < n;
-    case 'le':
-      return (ctx) => (ctx.read(i) as number) <= n;
-    case 'gt':
-      return (ctx) => (ctx.read(i) as number) > n;
-    case 'ge':
-      return (ctx) => (ctx.read(i) as number) >= n;
-    case 'contains': {
-      const s = lit as string;
-      return (ctx) => {
-        const v = ctx.read(i);
-        return typeof v === 'string' && v.includes(s);
-      };
-    }
-    default:
-      return undefined;
-  }
-}
-
-/** The scalar test: the getter and the comparison fused into one closure for the common cases. */
-export function scalarTest(e: CompareExpr, type: Type, get: Getter, fieldIndex?: number): Test {
-  const rhs = e.rhs;
-  if (
-    fieldIndex !== undefined &&
-    (rhs.kind === 'int' || e.op === 'eq' || e.op === 'ne' || e.op === 'contains')
-  ) {
-    const direct = fieldTest(e, fieldIndex);
-    if (direct) return direct;
-  }
-  if (fieldIndex !== undefined && e.op === 'in' && rhs.kind === 'list') {
-    const singles = rhs.items.every((item) => item.kind === 'string' || item.kind === 'int');
-    if (singles && rhs.items.length <= 8) {
-      const items = rhs.items.map((item) =>
-        item.kind === 'string' || item.kind === 'int' ? item.value : undefined,
-      );
-      return (ctx) => {
-        const v = ctx.read(fieldIndex);
-        for (let k = 0; k < items.length; k++) if (items[k] === v) return true;
-        return false;
-      };
-    }
-    const test = valueTest(e, type);
-    return (ctx) => test(ctx.read(fieldIndex));
-  }
-  if (rhs.kind === 'list_ref') {
-    const name = rhs.name;
-    return (ctx) => {
-      const v = get(ctx);
-      const list = ctx.list(name);
-      return v === undefined || list === undefined ? false : list.includes(v);
-    };
-  }
-  if (rhs.kind === 'string' || rhs.kind === 'int') {
-    const lit = rhs.value;
-    switch (e.op) {
+  private ip(op: CompareExpr['op'], lit: IpAddress, lhs: string): string {
+    const t = this.scope.temp();
+    const defined = `(${t} = ${lhs}) !== undefined`;
+    const c = this.k(lit);
+    switch (op) {
       case 'eq':
-        return (ctx) => get(ctx) === lit;
+        return lit.version === 4
+          ? `(${defined} && ${t}.version === 4 && ${t}.v4 === ${this.k(lit.v4)})`
+          : `(${defined} && ${t}.equals(${c}))`;
       case 'ne':
-        return (ctx) => get(ctx) !== lit;
-    }
-  }
-  if (rhs.kind === 'string') {
-    const lit = rhs.value;
-    if (e.op === 'contains') {
-      return (ctx) => {
-        const v = get(ctx) as string | undefined;
-        return typeof v === 'string' && v.includes(lit);
-      };
-    }
-  }
-  if (rhs.kind === 'int') {
-    const lit = rhs.value;
-    switch (e.op) {
+        return `((${t} = ${lhs}) === undefined || !${t}.equals(${c}))`;
       case 'lt':
-        return (ctx) => (get(ctx) as number) < lit;
+        return `(${defined} && ${t}.compare(${c}) < 0)`;
       case 'le':
-        return (ctx) => (get(ctx) as number) <= lit;
+        return `(${defined} && ${t}.compare(${c}) <= 0)`;
       case 'gt':
-        return (ctx) => (get(ctx) as number) > lit;
+        return `(${defined} && ${t}.compare(${c}) > 0)`;
       case 'ge':
-        return (ctx) => (get(ctx) as number) >= lit;
+        return `(${defined} && ${t}.compare(${c}) >= 0)`;
+      default:
+        throw new TypeError(`unchecked comparison ${op} on Ip`);
     }
   }
-  const test = valueTest(e, type);
-  return (ctx) => test(get(ctx));
+
+  private inList(list: InlineList, type: Type, lhs: string): string {
+    const items = list.items;
+    const t = this.scope.temp();
+    if (items.length === 0) return `((${t} = ${lhs}), false)`;
+    if (items.length > INLINE_ITEMS) {
+      const matcher = this.k(listFromItems(type, items));
+      return `((${t} = ${lhs}) !== undefined && ${matcher}.includes(${t}))`;
+    }
+    switch (type.kind) {
+      case 'Bytes': {
+        const values = [...new Set(items.map((i) => (i.kind === 'string' ? i.value : '')))];
+        return `((${t} = ${lhs}) === ${values.map((v, i) => (i === 0 ? this.k(v) : `${t} === ${this.k(v)}`)).join(' || ')})`;
+      }
+      case 'Int': {
+        const ranges = items.map(
+          (i): Range<number> =>
+            i.kind === 'int' ? [i.value, i.value] : i.kind === 'int_range' ? [i.from, i.to] : [1, 0],
+        );
+        return `((${t} = ${lhs}), ${this.ranges(t, ranges)})`;
+      }
+      case 'Ip':
+        return this.ipList(items, lhs, t);
+      default:
+        throw new TypeError(`no list of type ${type.kind}`);
+    }
+  }
+
+  /** `x === a || x >= b && x <= c …` over constants (numbers or bigints). */
+  private ranges<T>(x: string, ranges: readonly Range<T>[]): string {
+    if (ranges.length === 0) return 'false';
+    const tests = ranges.map(([from, to]) =>
+      from === to ? `${x} === ${this.k(from)}` : `${x} >= ${this.k(from)} && ${x} <= ${this.k(to)}`,
+    );
+    return `(${tests.join(' || ')})`;
+  }
+
+  private ipList(items: readonly ListItem[], lhs: string, t: string): string {
+    const v4: Range<number>[] = [];
+    const v6: Range<bigint>[] = [];
+    for (const item of items) {
+      const [from, to] = ipItemRange(item);
+      if (from.version === 4) v4.push([from.v4, to.v4]);
+      else v6.push([from.v6, to.v6]);
+    }
+    const x = this.scope.temp();
+    const four = v4.length === 0 ? 'false' : `(${x} = ${t}.v4, ${this.ranges(x, v4)})`;
+    const six = v6.length === 0 ? 'false' : `(${x} = ${t}.v6, ${this.ranges(x, v6)})`;
+    return `((${t} = ${lhs}) !== undefined && (${t}.version === 4 ? ${four} : ${six}))`;
+  }
 }

@@ -1,12 +1,24 @@
-// The compiler: a checked tree to nested closures (no eval, no new Function). Values compile to
-// getters (undefined = missing), boolean positions to tests, and `[*]` to functions returning
-// one entry per element.
+// The compiler: a checked tree to one JavaScript function per filter, so V8 sees monomorphic
+// call sites and inlines the whole expression. The source is built from this package's fixed
+// fragments and integer counters only (see emit.ts): literals, regexes, list matchers, map keys
+// and functions are constants referenced by index, and fields are context slots by index.
+// Boolean positions compile to tests (always a boolean), values to expressions that are
+// undefined when missing, `[*]` to arrays with one entry per element.
 
-import type { CallExpr, Expr, IndexExpr, LogicalExpr } from './ast.ts';
-import { type Getter, scalarTest, type Test, valueTest } from './compare.ts';
+import type { CallExpr, CompareExpr, Expr, IndexExpr, LogicalExpr } from './ast.ts';
+import { CompareEmitter } from './compare.ts';
 import type { ExecutionContext } from './context.ts';
-import { RulesContextError } from './errors.ts';
-import type { CompiledArg } from './functions/definition.ts';
+import { Emitter, type Scope } from './emit.ts';
+import { all } from './functions/all.ts';
+import { any } from './functions/any.ts';
+import type { LiteralValue } from './functions/definition.ts';
+import { endsWith } from './functions/ends-with.ts';
+import { len } from './functions/len.ts';
+import { lower } from './functions/lower.ts';
+import { startsWith } from './functions/starts-with.ts';
+import { upper } from './functions/upper.ts';
+import { print } from './printer.ts';
+import { binder, elementBinder, NOT_COMPUTED, runtime } from './runtime.ts';
 import type { Scheme } from './scheme.ts';
 import type { Type } from './types.ts';
 import { IpAddress } from './values/ip.ts';
@@ -24,241 +36,210 @@ export interface Filter {
   execute(ctx: ExecutionContext): boolean;
 }
 
-type Each = (ctx: ExecutionContext) => readonly unknown[];
-type Vec = (ctx: ExecutionContext) => readonly unknown[] | undefined;
+/** The generated factory source and the constants it reads (exposed for tests). */
+export interface Generated {
+  readonly source: string;
+  readonly constants: readonly unknown[];
+}
 
-const EMPTY: readonly unknown[] = Object.freeze([]);
+type Execute = (ctx: ExecutionContext) => boolean;
+type Factory = (k: readonly unknown[], h: typeof runtime, nc: typeof NOT_COMPUTED) => Execute;
 
 function typeOf(e: Expr): Type {
   if (!e.type) throw new TypeError('compile() needs a checked tree: use parse()');
   return e.type;
 }
 
-export function compile(ast: FilterAst): Filter {
-  const test = new Compiler(ast.scheme).test(ast.root);
-  const scheme = ast.scheme;
-  return {
-    ast,
-    execute(ctx) {
-      if (ctx.scheme !== scheme) throw new RulesContextError('the context was made for another scheme');
-      return test(ctx);
-    },
-  };
+function literalOf(e: Expr): LiteralValue | undefined {
+  if (e.kind !== 'literal') return undefined;
+  return e.value.kind === 'ip' ? (IpAddress.parse(e.value.address) as IpAddress) : e.value.value;
 }
 
-class Compiler {
-  constructor(private readonly scheme: Scheme) {}
+/** Generates the filter's source without evaluating it. */
+export function generate(ast: FilterAst): Generated {
+  const out = new Emitter();
+  const scope = out.scope();
+  const body = new CodeGen(ast.scheme, out, scope).test(ast.root);
+  const scheme = out.constant(ast.scheme);
+  const fn =
+    `function execute(ctx) {\n  if (ctx.scheme !== ${scheme}) return h.wrongScheme();\n` +
+    `  ${scope.declarations()}\n  return ${body};\n}`;
+  return { source: out.source(fn), constants: out.constants };
+}
+
+export function compile(ast: FilterAst): Filter {
+  const { source, constants } = generate(ast);
+  // Safe: `source` holds only fixed fragments and numbers (checked by Emitter.source).
+  const factory = new Function('k', 'h', 'NC', source) as Factory;
+  return { ast, execute: factory(constants, runtime, NOT_COMPUTED) };
+}
+
+class CodeGen {
+  constructor(
+    private readonly scheme: Scheme,
+    private readonly out: Emitter,
+    private readonly scope: Scope,
+  ) {}
+
+  private k(value: unknown): string {
+    return this.out.constant(value);
+  }
+
+  /** A generator for an arrow function of its own (element predicates, function arguments). */
+  private nested(params: string, body: (gen: CodeGen) => string): string {
+    return this.out.arrow(params, (scope) => body(new CodeGen(this.scheme, this.out, scope)));
+  }
+
+  private field(name: string): string {
+    const def = this.scheme.field(name);
+    if (!def) throw new TypeError(`unknown field ${name}`);
+    return `ctx.read(${def.index})`;
+  }
 
   /** A scalar boolean position. */
-  test(e: Expr): Test {
+  test(e: Expr): string {
     switch (e.kind) {
-      case 'bool': {
-        const v = e.value;
-        return () => v;
-      }
-      case 'not': {
-        const inner = this.test(e.arg);
-        return (ctx) => !inner(ctx);
-      }
+      case 'bool':
+        return e.value ? 'true' : 'false';
+      case 'not':
+        return `!${this.test(e.arg)}`;
       case 'logical':
         return this.logical(e);
-      case 'compare': {
-        const field = e.lhs.kind === 'field' ? this.scheme.field(e.lhs.name)?.index : undefined;
-        return scalarTest(e, typeOf(e.lhs), this.value(e.lhs), field);
-      }
-      case 'field': {
-        const index = this.scheme.field(e.name)?.index ?? -1;
-        return (ctx) => ctx.read(index) === true;
-      }
-      default: {
-        const get = this.value(e);
-        return (ctx) => get(ctx) === true;
-      }
+      case 'compare':
+        return this.compare(e);
+      case 'call':
+        return this.affix(e) ?? `(${this.value(e)} === true)`;
+      default:
+        return `(${this.value(e)} === true)`;
     }
   }
 
-  private logical(e: LogicalExpr): Test {
+  private logical(e: LogicalExpr): string {
     const items = e.items.map((i) => this.test(i));
-    const [a, b, c] = items as [Test, Test, Test | undefined];
-    if (e.op === 'xor') {
-      return (ctx) => {
-        let odd = false;
-        for (const t of items) if (t(ctx)) odd = !odd;
-        return odd;
-      };
-    }
-    if (e.op === 'and') {
-      if (items.length === 2) return (ctx) => a(ctx) && b(ctx);
-      if (items.length === 3 && c) return (ctx) => a(ctx) && b(ctx) && c(ctx);
-      return (ctx) => {
-        for (let i = 0; i < items.length; i++) if (!(items[i] as Test)(ctx)) return false;
-        return true;
-      };
-    }
-    if (items.length === 2) return (ctx) => a(ctx) || b(ctx);
-    if (items.length === 3 && c) return (ctx) => a(ctx) || b(ctx) || c(ctx);
-    return (ctx) => {
-      for (let i = 0; i < items.length; i++) if ((items[i] as Test)(ctx)) return true;
-      return false;
-    };
+    const op = e.op === 'and' ? ' && ' : e.op === 'or' ? ' || ' : ' !== ';
+    return `(${items.join(op)})`;
   }
 
-  /** An Array(Bool) position: one boolean (or missing) per element. */
-  vector(e: Expr): Vec {
-    if (e.each) return this.each(e);
-    switch (e.kind) {
-      case 'not': {
-        const inner = this.vector(e.arg);
-        return (ctx) => (inner(ctx) ?? EMPTY).map((x) => x !== true);
-      }
-      case 'compare': {
-        const rhs = e.rhs;
-        const values = this.each(e.lhs);
-        if (rhs.kind === 'list_ref') {
-          const name = rhs.name;
-          return (ctx) => {
-            const list = ctx.list(name);
-            return values(ctx).map((v) => (v === undefined || list === undefined ? false : list.includes(v)));
-          };
-        }
-        const test = valueTest(e, typeOf(e.lhs));
-        return (ctx) => values(ctx).map(test);
-      }
-      case 'logical': {
-        const items = e.items.map((i) => this.vector(i));
-        const op = e.op;
-        return (ctx) => {
-          const arrays = items.map((v) => v(ctx) ?? EMPTY);
-          const n = Math.min(...arrays.map((a) => a.length));
-          const out = new Array<boolean>(n);
-          for (let i = 0; i < n; i++) {
-            let acc = op === 'and';
-            for (const arr of arrays) {
-              const x = arr[i] === true;
-              acc = op === 'and' ? acc && x : op === 'or' ? acc || x : acc !== x;
-            }
-            out[i] = acc;
-          }
-          return out;
-        };
-      }
-      default: {
-        const get = this.value(e);
-        return (ctx) => get(ctx) as readonly unknown[] | undefined;
-      }
-    }
+  private compare(e: CompareExpr): string {
+    const list = e.rhs.kind === 'list_ref' ? `ctx.list(${this.k(e.rhs.name)})` : undefined;
+    return new CompareEmitter(this.out, this.scope).code(e, typeOf(e.lhs), this.value(e.lhs), list);
+  }
+
+  /**
+   * starts_with/ends_with: in a boolean position (`test`) a plain boolean, else the function's
+   * value (undefined when an input is missing).
+   */
+  private affix(e: CallExpr, test = true): string | undefined {
+    const fn = this.scheme.function(e.name);
+    const [source, affix] = e.args;
+    if ((fn !== startsWith && fn !== endsWith) || !source || !affix || source.each) return undefined;
+    const method = fn === startsWith ? 'startsWith' : 'endsWith';
+    const s = this.scope.temp();
+    const a = affix.kind === 'literal' ? this.value(affix) : this.scope.temp();
+    const defined =
+      affix.kind === 'literal'
+        ? `(${s} = ${this.value(source)}) !== undefined`
+        : `(${s} = ${this.value(source)}) !== undefined && (${a} = ${this.value(affix)}) !== undefined`;
+    return test ? `(${defined} && ${s}.${method}(${a}))` : `(${defined} ? ${s}.${method}(${a}) : undefined)`;
   }
 
   /** A scalar value (undefined when missing). */
-  value(e: Expr): Getter {
+  value(e: Expr): string {
     switch (e.kind) {
-      case 'field': {
-        const def = this.scheme.field(e.name);
-        if (!def) throw new TypeError(`unknown field ${e.name}`);
-        const index = def.index;
-        return (ctx) => ctx.read(index);
-      }
-      case 'literal': {
-        const lit = e.value;
-        const v = lit.kind === 'ip' ? IpAddress.parse(lit.address) : lit.value;
-        return () => v;
-      }
+      case 'field':
+        return this.field(e.name);
+      case 'literal':
+        return this.k(literalOf(e));
       case 'index':
         return this.index(e);
       case 'call':
         return this.call(e);
-      default: {
-        if (typeOf(e).kind === 'Array') return this.vector(e);
-        return this.test(e);
-      }
+      default:
+        return typeOf(e).kind === 'Array' ? this.vector(e) : this.test(e);
     }
   }
 
-  private index(e: IndexExpr): Getter {
-    const target = this.value(e.target);
+  private index(e: IndexExpr): string {
     const key = e.key;
-    if (key.kind === 'position') {
-      const n = key.value;
-      return (ctx) => (target(ctx) as readonly unknown[] | undefined)?.[n];
-    }
-    if (key.kind === 'key') {
-      const k = key.value;
-      return (ctx) => (target(ctx) as ReadonlyMap<string, unknown> | undefined)?.get(k);
-    }
+    if (key.kind === 'position') return `${this.value(e.target)}?.[${this.k(key.value)}]`;
+    if (key.kind === 'key') return `${this.value(e.target)}?.get(${this.k(key.value)})`;
     throw new TypeError('[*] outside an element position');
   }
 
-  /** The elements of a `[*]` value. */
-  private each(e: Expr): Each {
+  /** The elements of a `[*]` value: always an array. */
+  private each(e: Expr): string {
     if (e.kind !== 'index') throw new TypeError(`not an element expression: ${e.kind}`);
     const key = e.key;
-    if (key.kind === 'each') {
-      const target = this.value(e.target);
-      return (ctx) => {
-        const c = target(ctx) as readonly unknown[] | ReadonlyMap<string, unknown> | undefined;
-        if (c === undefined) return EMPTY;
-        return Array.isArray(c) ? c : [...(c as ReadonlyMap<string, unknown>).values()];
-      };
-    }
-    const elements = this.each(e.target);
-    if (key.kind === 'position') {
-      const n = key.value;
-      return (ctx) => elements(ctx).map((x) => (x as readonly unknown[] | undefined)?.[n]);
-    }
-    const k = key.value;
-    return (ctx) => elements(ctx).map((x) => (x as ReadonlyMap<string, unknown> | undefined)?.get(k));
+    if (key.kind === 'each') return `h.elements(${this.value(e.target)})`;
+    if (key.kind === 'position') return `h.atPosition(${this.each(e.target)}, ${this.k(key.value)})`;
+    return `h.atKey(${this.each(e.target)}, ${this.k(key.value)})`;
   }
 
-  /** any(x[*] op literal) / all(…) as one loop, without building the array of booleans. */
-  private fusedPredicate(kind: 'some' | 'every', arg: Expr): Getter | undefined {
+  /** An Array(Bool) position: one boolean (or missing) per element; the array may be missing. */
+  private vector(e: Expr): string {
+    if (e.each) return this.each(e);
+    switch (e.kind) {
+      case 'not':
+        return `h.notEach(${this.vector(e.arg)})`;
+      case 'compare': {
+        const elements = this.each(e.lhs);
+        if (e.rhs.kind === 'list_ref') return `h.inListEach(${elements}, ctx.list(${this.k(e.rhs.name)}))`;
+        return `${elements}.map(${this.predicate(e)})`;
+      }
+      case 'logical': {
+        const items = e.items.map((i) => this.vector(i));
+        return `h.${e.op}Each([${items.join(', ')}])`;
+      }
+      default:
+        return this.value(e);
+    }
+  }
+
+  /** `(v) => <e's comparison on v>` for a comparison whose left side is unpacked by `[*]`. */
+  private predicate(e: CompareExpr): string {
+    return this.out.arrow('v', (scope) => new CompareEmitter(this.out, scope).code(e, typeOf(e.lhs), 'v'));
+  }
+
+  /** any(x[*] op literal) / all(…) as one generated loop, no array of booleans. */
+  private fused(kind: 'some' | 'every', arg: Expr): string | undefined {
     if (arg.kind !== 'compare' || !arg.lhs.each || arg.rhs.kind === 'list_ref') return undefined;
-    const elements = this.each(arg.lhs);
-    const test = valueTest(arg, typeOf(arg.lhs));
-    if (kind === 'some') {
-      return (ctx) => {
-        const arr = elements(ctx);
-        for (let i = 0; i < arr.length; i++) if (test(arr[i])) return true;
-        return false;
-      };
-    }
-    return (ctx) => {
-      const arr = elements(ctx);
-      for (let i = 0; i < arr.length; i++) if (!test(arr[i])) return false;
-      return true;
-    };
+    const loop = this.out.block('a', (scope) => {
+      const test = new CompareEmitter(this.out, scope).code(arg, typeOf(arg.lhs), 'v');
+      const [hit, found] = kind === 'some' ? [test, 'true'] : [`!${test}`, 'false'];
+      return `for (let i = 0; i < a.length; i++) { const v = a[i]; if (${hit}) return ${found}; } return !${found};`;
+    });
+    return `${loop}(${this.each(arg.lhs)})`;
   }
 
-  private call(e: CallExpr): Getter {
+  private call(e: CallExpr): string {
     const fn = this.scheme.function(e.name);
     if (!fn) throw new TypeError(`unknown function ${e.name}`);
     const first = e.args[0];
-    const literalOf = (arg: Expr) =>
-      arg.kind === 'literal'
-        ? arg.value.kind === 'ip'
-          ? IpAddress.parse(arg.value.address)
-          : arg.value.value
-        : undefined;
-    const rest = e.args
-      .slice(1)
-      .map((arg): CompiledArg => ({ evaluate: this.value(arg), literal: literalOf(arg) }));
-    if (!first) return fn.compile([]);
-    if (fn.predicate)
-      return (
-        this.fusedPredicate(fn.predicate, first) ?? fn.compile([{ evaluate: this.vector(first) }, ...rest])
-      );
-    if (!first.each) return fn.compile([{ evaluate: this.value(first), literal: literalOf(first) }, ...rest]);
-    // `[*]` in the first argument: call once per element and collect the results.
-    const cell: { v: unknown } = { v: undefined };
-    const inner = fn.compile([{ evaluate: () => cell.v }, ...rest]);
-    const elements = this.each(first);
-    return (ctx) => {
-      const arr = elements(ctx);
-      const out = new Array<unknown>(arr.length);
-      for (let i = 0; i < arr.length; i++) {
-        cell.v = arr[i];
-        out[i] = inner(ctx);
-      }
-      return out;
-    };
+    if ((fn === any || fn === all) && first) {
+      const kind = fn === any ? 'some' : 'every';
+      return this.fused(kind, first) ?? `h.${kind}(${this.vector(first)})`;
+    }
+    if ((fn === lower || fn === upper) && first) {
+      const name = fn === lower ? 'Lower' : 'Upper';
+      if (first.each) return `h.${name.toLowerCase()}Each(${this.each(first)})`;
+      return this.scope.memo(print(e), () => {
+        const t = this.scope.temp();
+        return `((${t} = ${this.value(first)}) === undefined ? undefined : h.ascii${name}(${t}))`;
+      });
+    }
+    if (fn === len && first && !first.each) return `h.len(${this.value(first)})`;
+    const affix = this.affix(e, false);
+    if (affix !== undefined) return affix;
+    // Any other function: its own compiled closure over generated argument evaluators.
+    const literals = e.args.map(literalOf);
+    const evaluator = (arg: Expr) =>
+      this.nested('ctx', (gen) => (fn.predicate && arg === first ? gen.vector(arg) : gen.value(arg)));
+    if (first?.each && !fn.predicate) {
+      const rest = e.args.slice(1).map(evaluator);
+      const bound = this.out.declare(`${this.k(elementBinder(fn, literals))}(${rest.join(', ')})`);
+      return `${bound}(ctx, ${this.each(first)})`;
+    }
+    const bound = this.out.declare(`${this.k(binder(fn, literals))}(${e.args.map(evaluator).join(', ')})`);
+    return `${bound}(ctx)`;
   }
 }

@@ -21,10 +21,26 @@ export interface ContextOptions {
   readonly resolve?: FieldResolver;
 }
 
+const NO_LISTS: ReadonlyMap<string, ListMatcher> = new Map();
+
+/** Per scheme: an all-NOT_COMPUTED slot array to copy (rebuilt when fields are added). */
+const templates = new WeakMap<Scheme, unknown[]>();
+
+function freshSlots(scheme: Scheme): unknown[] {
+  const n = scheme.fields.length;
+  let template = templates.get(scheme);
+  if (template?.length !== n) {
+    template = new Array<unknown>(n).fill(NOT_COMPUTED);
+    templates.set(scheme, template);
+  }
+  return template.slice();
+}
+
 export class ExecutionContext {
   /** Values by field index (NOT_COMPUTED until first read). Read through `read`. */
   private readonly values: unknown[];
-  private readonly getters: (FieldGetter | undefined)[];
+  /** `define`d getters by field index, allocated on the first `define`. */
+  private getters: (FieldGetter | undefined)[] | undefined;
   private readonly resolver: FieldResolver | undefined;
   private readonly listValues: ReadonlyMap<string, ListMatcher>;
 
@@ -32,12 +48,12 @@ export class ExecutionContext {
     readonly scheme: Scheme,
     options: ContextOptions = {},
   ) {
-    const n = scheme.fields.length;
-    this.values = new Array<unknown>(n).fill(NOT_COMPUTED);
-    this.getters = new Array<FieldGetter | undefined>(n);
+    this.values = freshSlots(scheme);
+    this.getters = undefined;
     this.resolver = options.resolve;
     const lists = options.lists;
-    this.listValues = lists instanceof Map ? lists : new Map(Object.entries(lists ?? {}));
+    this.listValues =
+      lists instanceof Map ? lists : lists === undefined ? NO_LISTS : new Map(Object.entries(lists));
   }
 
   private field(name: string): FieldDef {
@@ -56,6 +72,7 @@ export class ExecutionContext {
   /** Provides a field's value lazily: `getter` runs at most once, when an expression reads it. */
   define(name: string, getter: FieldGetter): this {
     const def = this.field(name);
+    this.getters ??= new Array<FieldGetter | undefined>(this.values.length);
     this.getters[def.index] = getter;
     this.values[def.index] = NOT_COMPUTED;
     return this;
@@ -75,7 +92,7 @@ export class ExecutionContext {
   private compute(index: number): unknown {
     const def = this.scheme.fields[index];
     if (!def) throw new RulesContextError(`no field at index ${index}`);
-    const getter = this.getters[index];
+    const getter = this.getters?.[index];
     const raw = getter ? getter() : this.resolver ? this.resolver(def, this) : undefined;
     const value = coerceValue(def.type, raw, def.name);
     this.values[index] = value;

@@ -123,7 +123,8 @@ export function listFromItems(type: Type, items: readonly ListItem[]): ListMatch
   }
 }
 
-function ipItemRange(item: ListItem): Range<IpAddress> {
+/** The first and last address an IP list item covers. */
+export function ipItemRange(item: ListItem): Range<IpAddress> {
   const parse = (s: string) => IpAddress.parse(s) ?? IpAddress.v4(0);
   switch (item.kind) {
     case 'ip': {
