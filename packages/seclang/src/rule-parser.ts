@@ -216,8 +216,9 @@ function compile(
     chained: undefined,
     parentId: parent?.id ?? 0,
     suppressScore: false,
-    targetCacheSlot: -1,
-    txTarget: undefined,
+    targetSlots: [],
+    targetNames: [],
+    targetTxKeys: [],
   };
   return { rule, chain: b.chain };
 }

@@ -104,6 +104,8 @@ export type Macro = (tx: Transaction, rule: Rule | undefined) => string;
 export interface TransformChain {
   /** Unique per distinct chain prefix; index into the per-transaction cache. */
   readonly id: number;
+  /** Index of `def` among the transformations in use (-1 for none): the per-value step cache. */
+  readonly step: number;
   readonly names: string;
   readonly parent: TransformChain | undefined;
   readonly def: TransformationDef | undefined;
@@ -140,8 +142,10 @@ export interface Rule {
   readonly parentId: number;
   /** A per-rule override turned scoring `setvar`s off (action "log"). */
   suppressScore: boolean;
-  /** Stable cache slot for the resolved target list, -1 when not cacheable. */
-  targetCacheSlot: number;
-  /** Set when the only target is one TX variable (`TX:foo` or `&TX:foo`): resolved directly. */
-  txTarget: { readonly key: string; readonly name: string; readonly count: boolean } | undefined;
+  /** Per target: its slot in the per-phase cache of resolved values, -1 when not cacheable. */
+  targetSlots: number[];
+  /** Per target: the name its values are reported under (`ARGS`, `&TX:foo`). */
+  targetNames: string[];
+  /** Per target: the TX key when the target is a plain `TX:key` (read directly), else undefined. */
+  targetTxKeys: Array<string | undefined>;
 }

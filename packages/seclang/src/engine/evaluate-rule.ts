@@ -3,8 +3,8 @@
 // actions (setvar, ctl…) at once, as ModSecurity does, before the next link is evaluated.
 
 import type { Rule, Transaction } from '../types.ts';
-import { resolveTargets } from './targets.ts';
-import { applyWithSlots, chainSteps, slotsFor } from './transform-chain.ts';
+import { removalsFor, targetName, targetValues } from './targets.ts';
+import { applyChain, chainSteps } from './transform-chain.ts';
 
 function onMatch(tx: Transaction, link: Rule, name: string, value: string): void {
   tx.setMatched(name, value);
@@ -16,37 +16,33 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
   tx.capture = link.capture;
   const op = link.operator;
   const negated = link.negated;
-  if (link.targets.length === 0) {
+  const targets = link.targets;
+  if (targets.length === 0) {
     if (op(tx, '') === negated) return false;
     onMatch(tx, link, '', '');
     return true;
   }
-  const { values, names, slots } = resolveTargets(tx, link, starter);
+  const removals = removalsFor(tx, starter);
   const chain = link.transform;
   let matched = false;
-  for (let i = 0; i < values.length; i++) {
-    const raw = values[i]!;
-    if (link.multiMatch) {
-      for (const v of chainSteps(tx, link.transform, raw)) {
-        if (op(tx, v) !== negated) {
-          matched = true;
-          onMatch(tx, link, names[i]!, v);
+  for (let t = 0; t < targets.length; t++) {
+    const { recs, keys } = targetValues(tx, link, t, removals);
+    for (let i = 0; i < recs.length; i++) {
+      const raw = recs[i]!;
+      if (link.multiMatch) {
+        for (const v of chainSteps(tx, chain, raw)) {
+          if (op(tx, v) !== negated) {
+            matched = true;
+            onMatch(tx, link, targetName(link, t, keys[i]!), v);
+          }
         }
+        continue;
       }
-      continue;
-    }
-    let v = raw;
-    if (chain) {
-      let s = slots[i];
-      if (!s) {
-        s = slotsFor(tx, raw);
-        slots[i] = s;
+      const rec = chain === undefined ? raw : (raw.chain[chain.id] ?? applyChain(tx, chain, raw));
+      if (op(tx, rec.s) !== negated) {
+        matched = true;
+        onMatch(tx, link, targetName(link, t, keys[i]!), rec.s);
       }
-      v = s[chain.id] ?? applyWithSlots(chain, raw, s);
-    }
-    if (op(tx, v) !== negated) {
-      matched = true;
-      onMatch(tx, link, names[i]!, v);
     }
   }
   return matched;

@@ -17,7 +17,7 @@ export class RuleSet {
   readonly defaults = new Map<number, DefaultAction>();
   /** Per phase: for the item at index i, where execution continues after its skipAfter. */
   jumps: Int32Array[] = [];
-  /** Count of cacheable target lists (slots of the per-transaction target cache). */
+  /** Count of cacheable targets (slots of the per-transaction target cache). */
   targetSlots = 0;
 
   addRule(rule: Rule): void {
@@ -56,26 +56,31 @@ export class RuleSet {
     const slots = new Map<string, number>();
     for (const rule of this.rules()) {
       for (let link: Rule | undefined = rule; link; link = link.chained) {
-        const only = link.targets.length === 1 ? link.targets[0]! : undefined;
-        link.txTarget =
-          only && only.variable.name === 'TX' && only.selector.kind === 'key' && only.exclusions.length === 0
-            ? {
-                key: only.selector.key,
-                name: `${only.count ? '&' : ''}TX:${only.selector.raw}`,
-                count: only.count,
-              }
-            : undefined;
-        if (link.targets.length === 0 || link.targets.some((t) => t.variable.dynamic)) {
-          link.targetCacheSlot = -1;
-          continue;
+        link.targetSlots = [];
+        link.targetNames = [];
+        link.targetTxKeys = [];
+        for (const t of link.targets) {
+          const name = t.variable.name;
+          link.targetNames.push(
+            t.count ? (t.selector.kind === 'key' ? `&${name}:${t.selector.raw}` : `&${name}`) : name,
+          );
+          link.targetTxKeys.push(
+            name === 'TX' && t.selector.kind === 'key' && t.exclusions.length === 0
+              ? t.selector.key
+              : undefined,
+          );
+          if (t.variable.dynamic) {
+            link.targetSlots.push(-1);
+            continue;
+          }
+          const sig = targetSignature(t);
+          let slot = slots.get(sig);
+          if (slot === undefined) {
+            slot = slots.size;
+            slots.set(sig, slot);
+          }
+          link.targetSlots.push(slot);
         }
-        const sig = link.targets.map(targetSignature).join('|');
-        let slot = slots.get(sig);
-        if (slot === undefined) {
-          slot = slots.size;
-          slots.set(sig, slot);
-        }
-        link.targetCacheSlot = slot;
       }
     }
     this.targetSlots = slots.size;

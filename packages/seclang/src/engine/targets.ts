@@ -1,14 +1,17 @@
 // Resolves a rule's targets to the values it inspects, applying selectors, `!` exclusions and
-// ctl: target removals. Lists without dynamic variables are cached per phase and transaction.
+// ctl: target removals. Each target is resolved on its own (a rule's values are its targets'
+// values in order), so targets shared by many rules (`ARGS`, `REQUEST_COOKIES`…) are resolved once
+// per phase and transaction; targets on dynamic variables (TX, MATCHED_VAR…) every time.
 
 import type { Entry, Rule, Target, Transaction } from '../types.ts';
 import type { TargetRemoval } from './transaction.ts';
+import { recFor, type ValueRec } from './transform-chain.ts';
 
-export interface ResolvedTargets {
-  readonly values: string[];
-  readonly names: string[];
-  /** Transformation cache slots of each value, filled on first use. */
-  readonly slots: Array<Array<string | undefined> | undefined>;
+/** The values of one target: records of the transaction's value cache and the entries' keys. */
+export interface TargetValues {
+  readonly recs: ValueRec[];
+  /** The entry key of each value ('' for scalars and counts). */
+  readonly keys: string[];
 }
 
 function selectEntries(tx: Transaction, t: Target): readonly Entry[] {
@@ -36,42 +39,61 @@ function removedBy(name: string, key: string, removals: readonly TargetRemoval[]
   return false;
 }
 
-const NONE: ResolvedTargets = { values: [], names: [], slots: [] };
+const NONE: TargetValues = { recs: [], keys: [] };
+const ONE_KEY = [''];
 
-export function resolveTargets(tx: Transaction, rule: Rule, starter: Rule): ResolvedTargets {
-  const removals =
-    tx.removedTargetsById.length > 0 || tx.removedTargetsByTag.length > 0
-      ? tx.targetRemovals(starter)
-      : undefined;
-  const single = rule.txTarget;
-  if (single && !removals) {
-    const value = tx.tx.get(single.key);
-    if (single.count) return { values: [value === undefined ? '0' : '1'], names: [single.name], slots: [] };
-    return value === undefined ? NONE : { values: [value], names: [single.name], slots: [] };
+/** The ctl: target removals that apply to the rule chain started by `starter`, if any. */
+export function removalsFor(tx: Transaction, starter: Rule): TargetRemoval[] | undefined {
+  return tx.removedTargetsById.length > 0 || tx.removedTargetsByTag.length > 0
+    ? tx.targetRemovals(starter)
+    : undefined;
+}
+
+/** The values of target `index` of `link`. */
+export function targetValues(
+  tx: Transaction,
+  link: Rule,
+  index: number,
+  removals: readonly TargetRemoval[] | undefined,
+): TargetValues {
+  const t = link.targets[index]!;
+  if (!removals) {
+    const txKey = link.targetTxKeys[index];
+    if (txKey !== undefined) {
+      const value = tx.tx.get(txKey);
+      if (t.count) return { recs: [recFor(tx, value === undefined ? '0' : '1')], keys: ONE_KEY };
+      if (value === undefined) return NONE;
+      return { recs: [recFor(tx, value)], keys: [t.selector.kind === 'key' ? t.selector.raw : txKey] };
+    }
   }
-  const slot = rule.targetCacheSlot;
+  const slot = link.targetSlots[index]!;
   if (slot >= 0 && !removals) {
     const hit = tx.targetCache[slot];
     if (hit) return hit;
   }
-  const values: string[] = [];
-  const names: string[] = [];
-  for (const t of rule.targets) {
-    const name = t.variable.name;
-    let entries = selectEntries(tx, t);
-    if (t.exclusions.length > 0) entries = entries.filter((e) => !excluded(e.key, t.exclusions));
-    if (removals) entries = entries.filter((e) => !removedBy(name, e.key, removals));
-    if (t.count) {
-      values.push(String(entries.length));
-      names.push(t.selector.kind === 'key' ? `&${name}:${t.selector.raw}` : `&${name}`);
-      continue;
+  const name = t.variable.name;
+  let entries = selectEntries(tx, t);
+  if (t.exclusions.length > 0) entries = entries.filter((e) => !excluded(e.key, t.exclusions));
+  if (removals) entries = entries.filter((e) => !removedBy(name, e.key, removals));
+  let resolved: TargetValues;
+  if (t.count) resolved = { recs: [recFor(tx, String(entries.length))], keys: ONE_KEY };
+  else if (entries.length === 0) resolved = NONE;
+  else {
+    const recs: ValueRec[] = new Array(entries.length);
+    const keys: string[] = new Array(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
+      recs[i] = recFor(tx, e.value);
+      keys[i] = e.key;
     }
-    for (const e of entries) {
-      values.push(e.value);
-      names.push(e.key === '' ? name : `${name}:${e.key}`);
-    }
+    resolved = { recs, keys };
   }
-  const resolved: ResolvedTargets = { values, names, slots: [] };
   if (slot >= 0 && !removals) tx.targetCache[slot] = resolved;
   return resolved;
+}
+
+/** The MATCHED_VAR_NAME of a value of target `index` with entry key `key`. */
+export function targetName(link: Rule, index: number, key: string): string {
+  const name = link.targetNames[index]!;
+  return key === '' ? name : `${name}:${key}`;
 }

@@ -9,7 +9,8 @@ import { VarCollection } from './collections/var-collection.ts';
 import type { RuleEngineMode } from './config.ts';
 import { parseRequestData, type RequestData, type WafRequest } from './request-data.ts';
 import type { RuleSet } from './ruleset.ts';
-import type { ResolvedTargets } from './targets.ts';
+import type { TargetValues } from './targets.ts';
+import type { ValueRec } from './transform-chain.ts';
 
 export interface MatchedRule {
   id: number;
@@ -81,9 +82,9 @@ export class Transaction {
   allowed = false;
   timedOut = false;
 
-  // caches: transformed values per chain node, resolved target lists per slot
-  readonly transformCache = new Map<string, Array<string | undefined>>();
-  targetCache: Array<ResolvedTargets | undefined> = [];
+  // caches: one record per distinct value (its transformed forms), resolved target lists per slot
+  readonly transformCache = new Map<string, ValueRec>();
+  targetCache: Array<TargetValues | undefined> = [];
 
   constructor(ruleset: RuleSet, request: WafRequest, store: PersistentStore, uniqueId: string) {
     this.ruleset = ruleset;

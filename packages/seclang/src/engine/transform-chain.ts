@@ -1,12 +1,27 @@
 // Transformation chains as a shared prefix tree: `none,urlDecodeUni` and
-// `none,urlDecodeUni,lowercase` share their first node. Results are cached per transaction: each
-// distinct input value gets one slot array indexed by node id.
+// `none,urlDecodeUni,lowercase` share their first node. Results are cached per transaction, at two
+// levels: each distinct string gets one record (`ValueRec`) holding, by chain node id, the record of
+// the chain's result, and, by transformation, the record of that single step's result. The step
+// cache makes `lowercase` of a value one computation whichever chain prefix led to it (most steps
+// leave a value unchanged, so many prefixes end at the same string). Transformations are pure
+// functions of their input, so sharing their results is exact.
 
 import { getTransformation } from '../transformations/index.ts';
-import type { Transaction, TransformChain } from '../types.ts';
+import type { Transaction, TransformationDef, TransformChain } from '../types.ts';
 
 const nodes = new Map<string, TransformChain>();
+const steps = new Map<TransformationDef, number>();
 const paths = new WeakMap<TransformChain, TransformChain[]>();
+
+function stepOf(def: TransformationDef | undefined): number {
+  if (!def) return -1;
+  let id = steps.get(def);
+  if (id === undefined) {
+    id = steps.size;
+    steps.set(def, id);
+  }
+  return id;
+}
 
 export function chainFor(names: readonly string[]): TransformChain | undefined {
   let node: TransformChain | undefined;
@@ -15,7 +30,8 @@ export function chainFor(names: readonly string[]): TransformChain | undefined {
     key = key ? `${key},${name}` : name;
     let next = nodes.get(key);
     if (!next) {
-      next = { id: nodes.size, names: key, parent: node, def: getTransformation(name) };
+      const def = getTransformation(name);
+      next = { id: nodes.size, step: stepOf(def), names: key, parent: node, def };
       nodes.set(key, next);
     }
     node = next;
@@ -23,36 +39,54 @@ export function chainFor(names: readonly string[]): TransformChain | undefined {
   return node;
 }
 
-export type Slots = Array<string | undefined>;
+/** One distinct string of a transaction and what is known about it. */
+export class ValueRec {
+  /** By chain node id: the record of this value after the chain. */
+  readonly chain: Array<ValueRec | undefined> = [];
+  /** By transformation step id: the record of this value after that one transformation. */
+  readonly step: Array<ValueRec | undefined> = [];
+  /** Character-class presence bits of `s` (see regex/prefilter.ts); computed on first use. */
+  lo = 0;
+  hi = 0;
+  hasBits = false;
 
-/** The cache slots of `value` in this transaction. */
-export function slotsFor(tx: Transaction, value: string): Slots {
-  let slots = tx.transformCache.get(value);
-  if (!slots) {
-    slots = [];
-    tx.transformCache.set(value, slots);
-  }
-  return slots;
+  constructor(readonly s: string) {}
 }
 
-/** The value after `chain`, using and filling the value's slots. */
-export function applyWithSlots(chain: TransformChain, value: string, slots: Slots): string {
-  const hit = slots[chain.id];
+/** The record of `value` in this transaction. */
+export function recFor(tx: Transaction, value: string): ValueRec {
+  let rec = tx.transformCache.get(value);
+  if (!rec) {
+    rec = new ValueRec(value);
+    tx.transformCache.set(value, rec);
+  }
+  return rec;
+}
+
+/** The record of `rec`'s value after `chain`, computed once per (node, value) per transaction. */
+export function applyChain(tx: Transaction, chain: TransformChain, rec: ValueRec): ValueRec {
+  const hit = rec.chain[chain.id];
   if (hit !== undefined) return hit;
-  const input = chain.parent ? applyWithSlots(chain.parent, value, slots) : value;
-  const out = chain.def ? chain.def.transform(input) : input;
-  slots[chain.id] = out;
+  const input = chain.parent ? applyChain(tx, chain.parent, rec) : rec;
+  let out = input;
+  const def = chain.def;
+  if (def) {
+    const step = chain.step;
+    const known = input.step[step];
+    if (known !== undefined) out = known;
+    else {
+      const s = def.transform(input.s);
+      out = s === input.s ? input : recFor(tx, s);
+      input.step[step] = out;
+    }
+  }
+  rec.chain[chain.id] = out;
   return out;
 }
 
-/** The value after the whole chain, computed once per (node, value) per transaction. */
-export function applyChain(tx: Transaction, chain: TransformChain, value: string): string {
-  return applyWithSlots(chain, value, slotsFor(tx, value));
-}
-
 /** For multiMatch: the raw value and the value after each step that changed it. */
-export function chainSteps(tx: Transaction, chain: TransformChain | undefined, value: string): string[] {
-  const out = [value];
+export function chainSteps(tx: Transaction, chain: TransformChain | undefined, rec: ValueRec): string[] {
+  const out = [rec.s];
   if (!chain) return out;
   let path = paths.get(chain);
   if (!path) {
@@ -60,9 +94,9 @@ export function chainSteps(tx: Transaction, chain: TransformChain | undefined, v
     for (let n: TransformChain | undefined = chain; n; n = n.parent) path.unshift(n);
     paths.set(chain, path);
   }
-  let last = value;
+  let last = rec.s;
   for (const node of path) {
-    const next = applyChain(tx, node, value);
+    const next = applyChain(tx, node, rec).s;
     if (next !== last) out.push(next);
     last = next;
   }

@@ -26,5 +26,5 @@ export const MULTIPART_FILENAME = scalar('MULTIPART_FILENAME', (tx) => tx.multip
 export const MULTIPART_NAME = scalar('MULTIPART_NAME', (tx) => tx.multipartName);
 
 export const multipartFlagVariables: VariableDef[] = MULTIPART_FLAGS.map((flag) =>
-  scalar(flag, (tx) => String(tx.multipartFlags.get(flag) ?? 0), true),
+  scalar(flag, (tx) => String(tx.multipartFlags.get(flag) ?? 0)),
 );
