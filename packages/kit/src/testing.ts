@@ -55,7 +55,12 @@ export async function serveOnLoopback(deps: AppDeps, services: readonly ServiceM
   return {
     app,
     baseUrl: `http://127.0.0.1:${port}`,
-    close: () => app.close(),
+    // Tests may leave responses unread; don't wait for those clients.
+    close: async () => {
+      const closing = app.close();
+      app.server.closeAllConnections();
+      await closing;
+    },
   };
 }
 

@@ -9,6 +9,7 @@ import { oauthRoutes } from './oauth/routes.ts';
 import { usersApiRoutes } from './users-api/routes.ts';
 import { accountRoutes } from './web/account-routes.ts';
 
+export { disconnectApp, listConnectedApps } from './accounts/connected-apps.ts';
 export { addMember } from './accounts/members.ts';
 export { type Person, signUp } from './accounts/service.ts';
 export {

@@ -51,7 +51,8 @@ export async function signUp(
       parameter: 'password',
     });
   }
-  if (input.password.toLowerCase().includes(email.split('@')[0]!)) {
+  const local = email.split('@')[0]!;
+  if (local.length >= 4 && input.password.toLowerCase().includes(local)) {
     throw badRequest('Choose a password that does not contain your email address', { parameter: 'password' });
   }
   const passwordHash = await hashPassword(input.password);

@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type EditorSession,
+  editorSessionOf,
+  type IdentityDeps,
+  openEditorSession,
+  redeemSessionToken,
+} from '@cairn/identity';
+import {
+  type AuthContext,
+  CairnError,
+  errorHandler,
+  messageShape,
+  pageHeaders,
+  toCairnError,
+  unauthorized,
+} from '@cairn/kit';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { PlacemakersBackend } from '../backend.ts';
+import { DIST } from '../build.ts';
+import { EDITOR_COOKIE, setEditorCookie } from './cookie.ts';
+import { refusalPage } from './pages.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    editor: EditorSession | undefined;
+  }
+}
+
+/** The attribution of everything done in the editor: the person, through the app that opened it. */
+export function editorAuth(session: EditorSession): AuthContext {
+  return {
+    kind: 'oauth_user',
+    organizationId: session.app.organizationId,
+    appId: session.app.id,
+    userId: session.userId,
+    credentialId: session.sessionId,
+  };
+}
+
+const APP_PAGES = [
+  '/placemakers/',
+  '/placemakers/place/:id',
+  '/placemakers/review',
+  '/placemakers/my-edits',
+  '/placemakers/new',
+];
+
+export function placemakersRoutes(identity: IdentityDeps, backend: PlacemakersBackend, publicUrl: string) {
+  let indexHtml: string | undefined;
+  const index = () => (indexHtml ??= readFileSync(join(DIST, 'index.html'), 'utf8'));
+
+  return async function placemakers(app: FastifyInstance) {
+    app.decorateRequest('editor', undefined);
+
+    /** Redeems the session token once, opens the editor session, and leaves the token out of the URL. */
+    app.get('/placemakers/home', { schema: { hide: true } }, async (request, reply) => {
+      const token = (request.query as Record<string, unknown>).session_token;
+      if (typeof token !== 'string' || token === '') {
+        pageHeaders(reply);
+        return reply.status(400).send(refusalPage('No session token', 'This link has no session_token.'));
+      }
+      try {
+        const redeemed = await redeemSessionToken(identity, token);
+        const { cookie, expiresAt } = await openEditorSession(identity, redeemed.userId, redeemed.appId);
+        setEditorCookie(request, reply, publicUrl, cookie, expiresAt);
+        return reply.header('cache-control', 'no-store').redirect('/placemakers/', 303);
+      } catch (error) {
+        const refusal = toCairnError(error);
+        if (refusal.status >= 500) throw error;
+        pageHeaders(reply);
+        const title =
+          refusal.code === 'session_token_expired' ? 'This link has expired' : 'This link does not work';
+        return reply.status(refusal.status).send(refusalPage(title, refusal.message));
+      }
+    });
+
+    async function loadSession(request: FastifyRequest) {
+      request.editor = await editorSessionOf(identity, request.cookies[EDITOR_COOKIE]);
+      return request.editor;
+    }
+
+    for (const path of APP_PAGES) {
+      app.get(path, { schema: { hide: true } }, async (request, reply) => {
+        const session = await loadSession(request);
+        if (!session) {
+          pageHeaders(reply);
+          return reply
+            .status(401)
+            .send(refusalPage('Open the editor from your app', 'You are not signed in to the place editor.'));
+        }
+        pageHeaders(reply, { frameAncestors: session.app.embedOrigins, scripts: true });
+        return reply.send(index());
+      });
+    }
+
+    await app.register(fastifyStatic, {
+      root: join(DIST, 'assets'),
+      prefix: '/placemakers/assets/',
+      immutable: true,
+      maxAge: '365d',
+      decorateReply: false,
+      index: false,
+    });
+
+    await app.register(async function editorApi(api) {
+      api.setErrorHandler(errorHandler(messageShape));
+      api.addHook('onRequest', async function requireEditor(request) {
+        if (!(await loadSession(request)))
+          throw unauthorized('Your editor session has ended; open the editor from your app again');
+        // Cross-site forms cannot send this header without a CORS preflight, which we never allow.
+        if (request.method !== 'GET' && request.headers['x-requested-with'] !== 'cairn-editor') {
+          throw new CairnError(
+            403,
+            'csrf',
+            'Requests that change data must come from the editor (X-Requested-With: cairn-editor)',
+          );
+        }
+      });
+
+      api.get('/placemakers/api/me', { schema: { hide: true } }, async (request) => {
+        const session = request.editor!;
+        return {
+          user: { user_id: session.userId, display_name: session.displayName },
+          app: { name: session.app.name, organization: session.app.organizationName },
+        };
+      });
+
+      api.get('/placemakers/api/search', { schema: { hide: true } }, async (request) =>
+        backend.search(editorAuth(request.editor!), request.query as Record<string, string>),
+      );
+
+      api.get<{ Params: { id: string } }>(
+        '/placemakers/api/places/:id',
+        { schema: { hide: true } },
+        async (request) => backend.place(editorAuth(request.editor!), request.params.id),
+      );
+    });
+  };
+}
