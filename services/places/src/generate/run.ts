@@ -1,8 +1,9 @@
-import type { Db } from '@cairn/kit';
+import type { Db, Queryable } from '@cairn/kit';
 import { buildChains } from '../reference/chains.ts';
 import { type City, gazetteer } from '../reference/cities.ts';
 import { ensureReferenceData } from '../reference/reference.ts';
 import { buildTaxonomy } from '../reference/taxonomy.ts';
+import { estimatedPlaces, withIndexesRebuilt, worthRebuilding } from '../store/bulk-load.ts';
 import { writePlaces } from '../store/places-write.ts';
 import { createGenerator } from './generator.ts';
 
@@ -19,8 +20,8 @@ export interface GenerateOptions {
 export const MAX_GENERATE = 50_000_000;
 
 /**
- * Generates `count` places into the store. Each batch is one statement, so an interrupted run leaves whole
- * batches; running it again with the same seed rewrites the same places (same ids) and completes it.
+ * Generates `count` places into the store. The same seed gives the same places (same ids), so running it again
+ * rewrites them rather than adding copies.
  */
 export async function generatePlaces(
   db: Db,
@@ -38,13 +39,21 @@ export async function generatePlaces(
     cities: options.cities ?? gazetteer().cities,
   });
   const batchSize = options.batchSize ?? 5000;
-  let written = 0;
-  while (written < options.count) {
-    const n = Math.min(batchSize, options.count - written);
-    const batch = Array.from({ length: n }, next);
-    await writePlaces(db, batch, (id) => chainNames.get(id));
-    written += n;
-    options.onProgress?.(written, options.count);
-  }
+  const load = async (target: Queryable) => {
+    let written = 0;
+    while (written < options.count) {
+      const n = Math.min(batchSize, options.count - written);
+      const batch = Array.from({ length: n }, next);
+      await writePlaces(target, batch, (id) => chainNames.get(id));
+      written += n;
+      options.onProgress?.(written, options.count);
+    }
+    return written;
+  };
+  // Large runs load in one transaction with the indexes rebuilt at the end (all or nothing); small runs write
+  // batch by batch into the indexed table (a run cut short keeps whole batches; the same seed completes it).
+  const written = worthRebuilding(options.count, await estimatedPlaces(db))
+    ? await withIndexesRebuilt(db, load)
+    : await load(db);
   return { written, ms: performance.now() - started };
 }

@@ -34,3 +34,7 @@ export async function parquetColumns(path: string): Promise<string[]> {
   const metadata = await parquetMetadataAsync(await asyncBufferFromFile(path));
   return metadata.schema.slice(1).map((s) => s.name);
 }
+
+export async function parquetRowCount(path: string): Promise<number> {
+  return Number((await parquetMetadataAsync(await asyncBufferFromFile(path))).num_rows);
+}

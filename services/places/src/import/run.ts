@@ -1,15 +1,16 @@
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { badRequest, type Db } from '@cairn/kit';
+import { badRequest, type Db, type Queryable } from '@cairn/kit';
 import type { PlaceRecord } from '../data/place-record.ts';
 import { DATASET_COLUMNS } from '../data/place-record.ts';
 import { type Category, pluralOf } from '../reference/category.ts';
 import { hexId } from '../reference/ids.ts';
 import { ensureReferenceData } from '../reference/reference.ts';
+import { estimatedPlaces, withIndexesRebuilt, worthRebuilding } from '../store/bulk-load.ts';
 import { writePlaces } from '../store/places-write.ts';
 import { upsertCategories } from '../store/reference.ts';
 import { readCsv } from './csv.ts';
-import { parquetColumns, readParquet } from './parquet.ts';
+import { parquetColumns, parquetRowCount, readParquet } from './parquet.ts';
 import { BadRow, REQUIRED_COLUMNS, type RowValue, toPlaceRecord } from './row.ts';
 
 /**
@@ -149,7 +150,14 @@ export async function importPlacesFile(
   );
   const seen = new Map<string, Category>(existing.map((r) => [r.category_id, {} as Category]));
 
-  await db.transaction(async (tx) => {
+  // A file much larger than the table is loaded with the indexes rebuilt afterwards (~300 bytes a CSV row).
+  const { size } = await stat(path);
+  const incoming = format === 'parquet' ? await parquetRowCount(path) : Math.floor(size / 300);
+  const inTransaction = worthRebuilding(incoming, await estimatedPlaces(db))
+    ? <T>(fn: (tx: Queryable) => Promise<T>) => withIndexesRebuilt(db, fn)
+    : <T>(fn: (tx: Queryable) => Promise<T>) => db.transaction(fn);
+
+  await inTransaction(async (tx) => {
     let batch: PlaceRecord[] = [];
     let rows = 0;
     const flush = async () => {
