@@ -5,7 +5,7 @@ import type { PlacemakersBackend } from './backend.ts';
 import { buildEditorUi } from './build.ts';
 import { placemakersRoutes } from './server/routes.ts';
 
-export type { PlacemakersBackend } from './backend.ts';
+export type { Params, PlacemakersBackend, SuggestionKind } from './backend.ts';
 export { buildEditorUi } from './build.ts';
 export { editorAuth } from './server/routes.ts';
 

@@ -14,13 +14,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlacemakers, type PlacemakersBackend } from '../src/index.ts';
 
 /** The session tests never reach the places service; a backend that says so keeps that visible. */
+const absent = async (): Promise<never> => {
+  throw notFound('no places in this test');
+};
 const noPlaces: PlacemakersBackend = {
-  search: async () => {
-    throw notFound('no places in this test');
-  },
-  place: async () => {
-    throw notFound('no places in this test');
-  },
+  search: absent,
+  place: absent,
+  history: absent,
+  suggest: absent,
+  suggestPlace: absent,
+  status: absent,
+  review: absent,
+  vote: absent,
+  accuracy: absent,
 };
 
 let deps: TestDeps;

@@ -9,16 +9,17 @@ import {
 } from '@cairn/identity';
 import {
   type AuthContext,
+  badRequest,
   CairnError,
+  type ErrorShape,
   errorHandler,
-  messageShape,
   pageHeaders,
   toCairnError,
   unauthorized,
 } from '@cairn/kit';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { PlacemakersBackend } from '../backend.ts';
+import type { Params, PlacemakersBackend, SuggestionKind } from '../backend.ts';
 import { DIST } from '../build.ts';
 import { EDITOR_COOKIE, setEditorCookie } from './cookie.ts';
 import { refusalPage } from './pages.ts';
@@ -39,6 +40,27 @@ export function editorAuth(session: EditorSession): AuthContext {
     credentialId: session.sessionId,
   };
 }
+
+/** The places API's `{message}`, plus the parameter it is about, so forms can show the error beside the field. */
+const editorErrorShape: ErrorShape = (error) => ({
+  message: error.message,
+  ...(error.location?.parameter ? { parameter: error.location.parameter } : {}),
+});
+
+/** A JSON body of named text values, as the places API takes its query parameters. */
+function paramsOf(body: unknown): Params {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw badRequest('The request body must be a JSON object of parameters');
+  const params: Params = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (typeof value !== 'string') throw badRequest(`Parameter ${name} must be text`, { parameter: name });
+    params[name] = value;
+  }
+  return params;
+}
+
+const SUGGESTIONS: readonly SuggestionKind[] = ['edit', 'remove', 'flag', 'merge'];
 
 const APP_PAGES = [
   '/placemakers/',
@@ -106,7 +128,7 @@ export function placemakersRoutes(identity: IdentityDeps, backend: PlacemakersBa
     });
 
     await app.register(async function editorApi(api) {
-      api.setErrorHandler(errorHandler(messageShape));
+      api.setErrorHandler(errorHandler(editorErrorShape));
       api.addHook('onRequest', async function requireEditor(request) {
         if (!(await loadSession(request)))
           throw unauthorized('Your editor session has ended; open the editor from your app again');
@@ -129,7 +151,7 @@ export function placemakersRoutes(identity: IdentityDeps, backend: PlacemakersBa
       });
 
       api.get('/placemakers/api/search', { schema: { hide: true } }, async (request) =>
-        backend.search(editorAuth(request.editor!), request.query as Record<string, string>),
+        backend.search(editorAuth(request.editor!), paramsOf(request.query)),
       );
 
       api.get<{ Params: { id: string } }>(

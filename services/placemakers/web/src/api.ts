@@ -29,10 +29,51 @@ export interface SearchResult {
   context?: { geo_bounds?: unknown };
 }
 
+/** A suggested edit ("woe" in the real API), with our additions for voters. */
+export interface SuggestedEdit {
+  id: string;
+  fsq_place_id: string | null;
+  suggested_edit_type: string;
+  created_at: string;
+  resolved_time: string | null;
+  rolled_back: boolean;
+  status: string;
+  created_fsq_place_id?: string | null;
+  matched_fsq_place_id?: string | null;
+  changes?: Record<string, { from?: unknown; to?: unknown }>;
+  votes?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+export interface Mutation {
+  suggested_edits: SuggestedEdit[];
+  errors: unknown[];
+  [field: string]: unknown;
+}
+
+export interface ReviewVenue {
+  fsq_place_id: string;
+  venue_name: string;
+  location?: Place['location'];
+  woe_types?: string[];
+  woe_count?: number;
+  woes: SuggestedEdit[];
+}
+
+export interface HistoryEntry {
+  [field: string]: unknown;
+}
+
+export interface Accuracy {
+  [field: string]: unknown;
+}
+
+/** An error from the API; `parameter` names the input it is about, so forms can show it beside the field. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly parameter?: string,
   ) {
     super(message);
   }
@@ -61,8 +102,22 @@ async function call<T>(
   return json as T;
 }
 
+const placePath = (id: string) => `/places/${encodeURIComponent(id)}`;
+
+export type Suggestion = 'edit' | 'remove' | 'flag' | 'merge';
+
 export const api = {
   me: () => call<Me>('GET', '/me'),
+  accuracy: () => call<Accuracy>('GET', '/me/accuracy'),
   search: (query: Record<string, string>) => call<SearchResult>('GET', '/search', query),
-  place: (id: string) => call<Place>('GET', `/places/${encodeURIComponent(id)}`),
+  place: (id: string) => call<Place>('GET', placePath(id)),
+  history: (id: string) => call<{ history: HistoryEntry[] }>('GET', `${placePath(id)}/history`),
+  suggest: (id: string, kind: Suggestion, params: Record<string, string>) =>
+    call<Mutation>('POST', `${placePath(id)}/suggest/${kind}`, undefined, params),
+  suggestPlace: (params: Record<string, string>) =>
+    call<Mutation>('POST', '/suggest/place', undefined, params),
+  myEdits: () => call<{ suggested_edits: SuggestedEdit[] }>('GET', '/suggest/status', { limit: '50' }),
+  review: (query: Record<string, string>) => call<{ venues: ReviewVenue[] }>('GET', '/suggest/review', query),
+  vote: (editId: string, vote: 'approve' | 'reject' | 'skip') =>
+    call<Mutation>('POST', `/suggest/${encodeURIComponent(editId)}/vote`, undefined, { vote }),
 };

@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Me } from './api.ts';
 import { MapPage } from './pages/map-page.tsx';
+import { MyEditsPage } from './pages/my-edits-page.tsx';
+import { NewPlacePage } from './pages/new-place-page.tsx';
 import { PlacePage } from './pages/place-page.tsx';
+import { ReviewPage } from './pages/review-page.tsx';
 import { hrefOf, navigate, type Route, useRoute } from './router.ts';
 
 function Link(props: { to: Route; children: preact.ComponentChildren; current?: boolean }) {
@@ -58,9 +61,9 @@ export function App() {
         )}
         {route.name === 'map' && <MapPage />}
         {route.name === 'place' && <PlacePage id={route.id} />}
-        {route.name === 'review' && <h1>Review queue</h1>}
-        {route.name === 'my-edits' && <h1>My edits</h1>}
-        {route.name === 'new' && <h1>Add a place</h1>}
+        {route.name === 'review' && <ReviewPage />}
+        {route.name === 'my-edits' && <MyEditsPage />}
+        {route.name === 'new' && <NewPlacePage />}
       </main>
     </>
   );

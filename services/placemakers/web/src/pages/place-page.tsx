@@ -1,13 +1,39 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Place } from '../api.ts';
+import { api, type HistoryEntry, type Place, type Suggestion } from '../api.ts';
+import { EditForm, FlagForm, MergeForm, RemoveForm } from '../components/suggest-forms.tsx';
 
-/** One place: its details (and, with the edits API, its history and the forms to suggest changes). */
+const ACTIONS: [Suggestion, string][] = [
+  ['edit', 'Suggest an edit'],
+  ['remove', 'Suggest removal'],
+  ['flag', 'Flag a problem'],
+  ['merge', 'Merge a duplicate'],
+];
+
+function show(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** One place: its details, its history of applied edits, and the forms to suggest changes. */
 export function PlacePage(props: { id: string }) {
   const [place, setPlace] = useState<Place | undefined>();
+  const [history, setHistory] = useState<HistoryEntry[]>([]);
   const [error, setError] = useState<string | undefined>();
+  const [action, setAction] = useState<Suggestion | undefined>();
+  const [notice, setNotice] = useState<string | undefined>();
+
+  function load() {
+    api.place(props.id).then(setPlace, (e: Error) => setError(e.message));
+    api.history(props.id).then(
+      (h) => setHistory(h.history),
+      () => setHistory([]),
+    );
+  }
   useEffect(() => {
     setPlace(undefined);
-    api.place(props.id).then(setPlace, (e: Error) => setError(e.message));
+    setAction(undefined);
+    setNotice(undefined);
+    load();
   }, [props.id]);
 
   if (error) {
@@ -18,24 +44,88 @@ export function PlacePage(props: { id: string }) {
     );
   }
   if (!place) return <p class="muted">Loading…</p>;
+  const done = (message: string) => {
+    setNotice(message);
+    setAction(undefined);
+    load();
+  };
   return (
     <>
       <h1>{place.name}</h1>
+      {notice && (
+        <p class="ok" role="status">
+          {notice}
+        </p>
+      )}
       <section class="card" aria-label="Details">
         <dl class="details">
           <dt>Address</dt>
-          <dd>{place.location?.formatted_address ?? place.location?.address ?? '—'}</dd>
+          <dd data-field="address">{place.location?.formatted_address ?? place.location?.address ?? '—'}</dd>
           <dt>Categories</dt>
           <dd>{place.categories?.map((c) => c.name).join(', ') || '—'}</dd>
           <dt>Phone</dt>
-          <dd>{place.tel ?? '—'}</dd>
+          <dd data-field="tel">{place.tel ?? '—'}</dd>
           <dt>Website</dt>
           <dd>{place.website ? <a href={place.website}>{place.website}</a> : '—'}</dd>
           <dt>Coordinates</dt>
           <dd>
             {place.latitude?.toFixed(5)}, {place.longitude?.toFixed(5)}
           </dd>
+          <dt>Id</dt>
+          <dd>
+            <code>{place.fsq_place_id}</code>
+          </dd>
         </dl>
+        <div class="actions">
+          {ACTIONS.map(([kind, label]) => (
+            <button
+              key={kind}
+              type="button"
+              class={action === kind ? '' : 'secondary'}
+              aria-expanded={action === kind}
+              onClick={() => setAction(action === kind ? undefined : kind)}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+      </section>
+      {action && (
+        <section class="card" aria-label={ACTIONS.find(([k]) => k === action)![1]}>
+          {action === 'edit' && <EditForm place={place} onDone={done} />}
+          {action === 'remove' && <RemoveForm place={place} onDone={done} />}
+          {action === 'flag' && <FlagForm place={place} onDone={done} />}
+          {action === 'merge' && <MergeForm place={place} onDone={done} />}
+        </section>
+      )}
+      <section class="card" aria-label="History">
+        <h2>History</h2>
+        {history.length === 0 ? (
+          <p class="muted">No applied edits yet.</p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>Field</th>
+                <th>From</th>
+                <th>To</th>
+                <th>By</th>
+              </tr>
+            </thead>
+            <tbody>
+              {history.map((h, i) => (
+                <tr key={i}>
+                  <td>{show(h.applied_at ?? h.at ?? h.created_at)}</td>
+                  <td>{show(h.field)}</td>
+                  <td>{show(h.from)}</td>
+                  <td>{show(h.to)}</td>
+                  <td>{show(h.user_display_name ?? h.user_id ?? h.by)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
       </section>
     </>
   );
