@@ -159,6 +159,50 @@ export function placemakersRoutes(identity: IdentityDeps, backend: PlacemakersBa
         { schema: { hide: true } },
         async (request) => backend.place(editorAuth(request.editor!), request.params.id),
       );
+
+      const hide = { schema: { hide: true } };
+      api.get<{ Params: { id: string } }>('/placemakers/api/places/:id/history', hide, async (request) =>
+        backend.history(editorAuth(request.editor!), request.params.id),
+      );
+
+      api.post<{ Params: { id: string; kind: string } }>(
+        '/placemakers/api/places/:id/suggest/:kind',
+        hide,
+        async (request) => {
+          const kind = request.params.kind as SuggestionKind;
+          if (!SUGGESTIONS.includes(kind))
+            throw badRequest(`Unknown suggestion "${kind}"; use ${SUGGESTIONS.join(', ')}`);
+          return backend.suggest(
+            editorAuth(request.editor!),
+            request.params.id,
+            kind,
+            paramsOf(request.body),
+          );
+        },
+      );
+
+      api.post('/placemakers/api/suggest/place', hide, async (request) =>
+        backend.suggestPlace(editorAuth(request.editor!), paramsOf(request.body)),
+      );
+
+      api.get('/placemakers/api/suggest/status', hide, async (request) =>
+        backend.status(editorAuth(request.editor!), paramsOf(request.query)),
+      );
+
+      api.get('/placemakers/api/suggest/review', hide, async (request) =>
+        backend.review(editorAuth(request.editor!), paramsOf(request.query)),
+      );
+
+      api.post<{ Params: { editId: string } }>(
+        '/placemakers/api/suggest/:editId/vote',
+        hide,
+        async (request) =>
+          backend.vote(editorAuth(request.editor!), request.params.editId, paramsOf(request.body)),
+      );
+
+      api.get('/placemakers/api/me/accuracy', hide, async (request) =>
+        backend.accuracy(editorAuth(request.editor!)),
+      );
     });
   };
 }
