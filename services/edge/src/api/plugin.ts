@@ -1,0 +1,61 @@
+import { type CairnError, errorHandler } from '@cairn/kit';
+import type { FastifyInstance } from 'fastify';
+import type { EdgeDeps } from '../deps.ts';
+import { accountRoutes } from './accounts/routes.ts';
+import { tokenRoutes } from './auth/routes.ts';
+import { edgeErrorShape } from './envelope.ts';
+import { EDGE_CODES, invalidBody } from './errors.ts';
+import { filterRoutes } from './filters/routes.ts';
+import { firewallRuleRoutes } from './firewall-rules/routes.ts';
+import { pageRuleRoutes } from './page-rules/routes.ts';
+import type { EdgeRoute } from './route.ts';
+import { rulesetRoutes } from './rulesets/routes.ts';
+import { wafLegacyRoutes } from './waf-legacy/routes.ts';
+import { zoneRoutes } from './zones/routes.ts';
+
+export const EDGE_API_PREFIX = '/client/v4';
+
+export const edgeRoutes: readonly EdgeRoute[] = [
+  ...accountRoutes,
+  ...tokenRoutes,
+  ...zoneRoutes,
+  ...wafLegacyRoutes,
+  ...filterRoutes,
+  ...firewallRuleRoutes,
+  ...pageRuleRoutes,
+  ...rulesetRoutes,
+];
+
+/**
+ * The edge API v4 as an encapsulated plugin: its own JSON parser (strict, Cloudflare's wording), its own
+ * error and not-found handlers rendering the envelope. Route schemas document; the decoders validate.
+ */
+export function edgeApi(deps: EdgeDeps) {
+  return async function edgeApiPlugin(app: FastifyInstance) {
+    app.setErrorHandler(errorHandler(edgeErrorShape));
+    app.setNotFoundHandler(async function edgeRouteNotFound(request) {
+      const error: CairnError = app.routeIndex.notFoundError(request);
+      if (error.status === 405) throw error.with({ details: { edgeCode: EDGE_CODES.methodNotAllowed } });
+      throw error.with({
+        message: `No route for that URI: ${error.message.replace(/^No route /, '')}`,
+        details: { edgeCode: EDGE_CODES.noRoute },
+      });
+    });
+    app.setValidatorCompiler(() => () => true);
+    app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+      const source = String(text);
+      if (source.trim() === '') {
+        done(null, undefined);
+        return;
+      }
+      try {
+        done(null, JSON.parse(source));
+      } catch (error) {
+        done(invalidBody('', `invalid JSON: ${(error as Error).message}`), undefined);
+      }
+    });
+    for (const r of edgeRoutes) r.mount(app, deps);
+  };
+}

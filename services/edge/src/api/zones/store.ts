@@ -1,0 +1,111 @@
+import type { Queryable } from '@cairn/kit';
+import type { PlanName } from './plans.ts';
+
+export type MigrationState = 'default' | 'start' | 'validation' | 'complete';
+
+export interface Zone {
+  id: string;
+  accountId: string;
+  accountName: string;
+  name: string;
+  plan: PlanName;
+  paused: boolean;
+  createdOn: Date;
+  modifiedOn: Date;
+  /** Where the zone stands in the upgrade to the new WAF (issue 8 moves it; never backwards). */
+  wafMigrationState: MigrationState;
+  wafMigrationChangedAt: Date;
+}
+
+interface Row {
+  id: string;
+  account_id: string;
+  account_name: string;
+  name: string;
+  plan: PlanName;
+  paused: boolean;
+  created_on: Date;
+  modified_on: Date;
+  waf_migration_state: MigrationState;
+  waf_migration_changed_at: Date;
+}
+
+const toZone = (r: Row): Zone => ({
+  id: r.id,
+  accountId: r.account_id,
+  accountName: r.account_name,
+  name: r.name,
+  plan: r.plan,
+  paused: r.paused,
+  createdOn: r.created_on,
+  modifiedOn: r.modified_on,
+  wafMigrationState: r.waf_migration_state,
+  wafMigrationChangedAt: r.waf_migration_changed_at,
+});
+
+const SELECT = `SELECT z.*, a.name AS account_name FROM edge_zones z JOIN edge_accounts a ON a.id = z.account_id`;
+
+export async function insertZone(db: Queryable, z: Omit<Zone, 'accountName'>): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO edge_zones (id, account_id, name, plan, paused, created_on, modified_on, waf_migration_state, waf_migration_changed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (name) DO NOTHING`,
+    [
+      z.id,
+      z.accountId,
+      z.name,
+      z.plan,
+      z.paused,
+      z.createdOn,
+      z.modifiedOn,
+      z.wafMigrationState,
+      z.wafMigrationChangedAt,
+    ],
+  );
+  return rowCount > 0;
+}
+
+export async function findZone(db: Queryable, id: string): Promise<Zone | undefined> {
+  const { rows } = await db.query<Row>(`${SELECT} WHERE z.id = $1`, [id]);
+  return rows[0] && toZone(rows[0]);
+}
+
+/**
+ * The zone row locked until the caller's transaction ends: writers that must see a consistent zone (the
+ * WAF upgrade, entry point writes) serialise on it.
+ */
+export async function lockZone(tx: Queryable, id: string): Promise<Zone | undefined> {
+  const { rows } = await tx.query<Row>(`${SELECT} WHERE z.id = $1 FOR UPDATE OF z`, [id]);
+  return rows[0] && toZone(rows[0]);
+}
+
+export async function findZoneByName(db: Queryable, name: string): Promise<Zone | undefined> {
+  const { rows } = await db.query<Row>(`${SELECT} WHERE z.name = $1`, [name]);
+  return rows[0] && toZone(rows[0]);
+}
+
+export async function listZones(db: Queryable, accountId?: string): Promise<Zone[]> {
+  const { rows } = accountId
+    ? await db.query<Row>(`${SELECT} WHERE z.account_id = $1 ORDER BY z.name`, [accountId])
+    : await db.query<Row>(`${SELECT} ORDER BY z.name`);
+  return rows.map(toZone);
+}
+
+export async function updateZone(
+  db: Queryable,
+  id: string,
+  change: { plan?: PlanName; paused?: boolean; wafMigrationState?: MigrationState },
+  at: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE edge_zones SET plan = COALESCE($2, plan), paused = COALESCE($3, paused), modified_on = $4,
+       waf_migration_state = COALESCE($5, waf_migration_state),
+       waf_migration_changed_at = CASE WHEN $5::text IS NULL OR $5::text = waf_migration_state THEN waf_migration_changed_at ELSE $4 END
+     WHERE id = $1`,
+    [id, change.plan ?? null, change.paused ?? null, at, change.wafMigrationState ?? null],
+  );
+}
+
+export async function deleteZoneRow(db: Queryable, id: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM edge_zones WHERE id = $1', [id]);
+  return rowCount > 0;
+}

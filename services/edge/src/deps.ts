@@ -1,0 +1,10 @@
+import type { Clock, Db, Logger } from '@cairn/kit';
+import type { Catalogue } from './managed/catalogue.ts';
+
+/** What the edge service's functions need: storage, time, the managed-rule catalogue, a logger. */
+export interface EdgeDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  catalogue: Catalogue;
+}

@@ -1,0 +1,72 @@
+import type { AppDeps, ServiceModule } from '@cairn/kit';
+import { EDGE_API_PREFIX, edgeApi } from './api/plugin.ts';
+import { type EdgeConfig, loadEdgeConfig } from './config.ts';
+import type { EdgeDeps } from './deps.ts';
+import { Catalogue } from './managed/catalogue.ts';
+import { edgeMigrations } from './migrations.ts';
+
+export { DEFAULT_ACCOUNT, ensureAccount, getAccount } from './api/accounts/service.ts';
+export type { Account } from './api/accounts/store.ts';
+export { listAccounts } from './api/accounts/store.ts';
+export { AREA_HELP, AREAS, PERMISSIONS, parsePermissions } from './api/auth/permissions.ts';
+export { type ApiToken, createApiToken, listApiTokens, revokeApiToken } from './api/auth/service.ts';
+export { EDGE_CODES, edgeError } from './api/errors.ts';
+export { isHexId, newHexId } from './api/ids.ts';
+export { EDGE_API_PREFIX, edgeRoutes } from './api/plugin.ts';
+export { checkExpression, rulesScheme } from './api/rulesets/expression.ts';
+export type { RuleContent, StoredRule } from './api/rulesets/model.ts';
+export { PHASES, SUPPORTED_PHASES } from './api/rulesets/phases.ts';
+export type { RuleInput } from './api/rulesets/rule-input.ts';
+export {
+  type EntrypointInput,
+  getEntrypoint,
+  putEntrypoint,
+  writeEntrypoint,
+} from './api/rulesets/service.ts';
+export { MANAGED_PACKAGE_ID, OWASP_PACKAGE_ID } from './api/waf-legacy/catalogue.ts';
+export { assertLegacyWaf } from './api/waf-legacy/service.ts';
+export { atLeast, findPlan, PLAN_NAMES, type PlanName, RULES_PLAN } from './api/zones/plans.ts';
+export { changeZone, createZone, zoneJson } from './api/zones/service.ts';
+export { wafSettingOn } from './api/zones/settings.ts';
+export {
+  findZone,
+  findZoneByName,
+  listZones,
+  lockZone,
+  type MigrationState,
+  updateZone,
+  type Zone,
+} from './api/zones/store.ts';
+export { type EdgeConfig, loadEdgeConfig } from './config.ts';
+export type { EdgeDeps } from './deps.ts';
+export { type LegacyWafConfig, readLegacyWafConfig } from './legacy-config.ts';
+export { Catalogue, EDGE_MANAGED_RULESET_ID, OWASP_RULESET_ID } from './managed/catalogue.ts';
+export { ANOMALY_RULE_ID, DEFAULT_SCORE_THRESHOLD } from './managed/owasp.ts';
+export { edgeMigrations } from './migrations.ts';
+
+export interface Edge {
+  module: ServiceModule;
+  deps: EdgeDeps;
+}
+
+/** The edge service: the API v4 under /client/v4 on the API port. */
+export function createEdge(
+  app: Pick<AppDeps, 'db' | 'clock' | 'log'>,
+  config: Readonly<EdgeConfig> = loadEdgeConfig(),
+): Edge {
+  const catalogue = new Catalogue(config.crsDir);
+  catalogue.announce(app.log);
+  const deps: EdgeDeps = { db: app.db, clock: app.clock, log: app.log, catalogue };
+  return {
+    deps,
+    module: {
+      name: 'edge',
+      title:
+        'Edge API v4: zones, API tokens, the previous WAF, firewall rules, page rules and the Rulesets API',
+      migrations: edgeMigrations,
+      plugin: async (root) => {
+        await root.register(edgeApi(deps), { prefix: EDGE_API_PREFIX });
+      },
+    },
+  };
+}
