@@ -1,3 +1,4 @@
+import { createEdge, type Edge, loadEdgeConfig } from '@cairn/edge';
 import { createIdentity, type Identity } from '@cairn/identity';
 import {
   type AppDeps,
@@ -11,13 +12,28 @@ import {
   type ServiceModule,
   systemClock,
 } from '@cairn/kit';
+import { createPlacemakers, type Placemakers } from '@cairn/placemakers';
 import { createPlaces, loadPlacesConfig, type Places } from '@cairn/places';
+import { placesBackend } from './places-backend.ts';
 
-/** The composition root: one database, the services on it, wired in dependency order. */
-export interface Runtime {
-  deps: AppDeps;
+/** Every service, wired in dependency order on one set of dependencies. */
+export interface Services {
   identity: Identity;
   places: Places;
+  placemakers: Placemakers;
+  modules: ServiceModule[];
+}
+
+/** The composition root: the one place where services meet (tests compose them on a test database too). */
+export function composeServices(deps: AppDeps, env: NodeJS.ProcessEnv = process.env): Services {
+  const identity = createIdentity(deps);
+  const places = createPlaces(deps, { resolveBearer: identity.resolveBearer, config: loadPlacesConfig(env) });
+  const placemakers = createPlacemakers(identity.deps, placesBackend(places), deps.config.publicUrl);
+  return { identity, places, placemakers, modules: [identity.module, places.module, placemakers.module] };
+}
+
+export interface Runtime extends Services {
+  deps: AppDeps;
   services: ServiceModule[];
   close(): Promise<void>;
 }
@@ -30,24 +46,18 @@ export async function openRuntime(
   const db = await openDb(config);
   try {
     const deps: AppDeps = { config, db, clock: options.clock ?? systemClock, log, metrics: createMetrics() };
-    const identity = createIdentity(deps);
-    const places = createPlaces(deps, {
-      resolveBearer: identity.resolveBearer,
-      config: loadPlacesConfig(process.env),
-    });
-    const services = [identity.module, places.module];
+    const composed = composeServices(deps);
     await migrate(
       db,
-      services.flatMap((s) => s.migrations),
+      composed.modules.flatMap((s) => s.migrations),
     );
     return {
+      ...composed,
       deps,
-      identity,
-      places,
-      services,
+      services: composed.modules,
       async close() {
-        await places.stop();
-        await identity.stop();
+        await composed.places.stop();
+        await composed.identity.stop();
         await db.close();
       },
     };

@@ -19,6 +19,8 @@ export { type ImportOptions, type ImportResult, importPlacesFile } from './impor
 export { placesMigrations } from './migrations.ts';
 export { type City, gazetteer } from './reference/cities.ts';
 export { ensureReferenceData } from './reference/reference.ts';
+export { placeDetails } from './search/details.ts';
+export { search } from './search/search.ts';
 export { writePlaces } from './store/places-write.ts';
 export { listUsage, type UsageRow } from './store/usage.ts';
 

@@ -1,5 +1,7 @@
 import type { Command } from '../command.ts';
 import { appsCreate, appsList, appsRevoke } from './apps.ts';
+import { edgeTokensCreate, edgeTokensList, edgeTokensRevoke } from './edge-tokens.ts';
+import { edgeZonesCreate, edgeZonesList } from './edge-zones.ts';
 import { keysCreate, keysGenerate, keysList, keysRevoke } from './keys.ts';
 import { migrateCommand } from './migrate.ts';
 import { orgsAddMember, orgsCreate, orgsList } from './orgs.ts';
@@ -24,6 +26,11 @@ export const commands: readonly Command[] = register([
   appsCreate,
   appsList,
   appsRevoke,
+  edgeZonesCreate,
+  edgeZonesList,
+  edgeTokensCreate,
+  edgeTokensList,
+  edgeTokensRevoke,
 ]);
 
 function register(list: Command[]): Command[] {

@@ -15,6 +15,7 @@ export const serve: Command = {
   async run(_args, ctx) {
     const runtime = await ctx.runtime();
     const { config, log } = runtime.deps;
+    await runtime.placemakers.start(); // builds the editor UI on first start (a few seconds)
     const app = await createApp(runtime.deps, runtime.services);
     await runtime.identity.start();
     const places = await runtime.places.start({ seedDemo: true });

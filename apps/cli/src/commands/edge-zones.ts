@@ -1,0 +1,63 @@
+import { createZone, ensureAccount, findPlan, listZones, PLAN_NAMES, type Zone } from '@cairn/edge';
+import { type Command, optionalString, requiredString, UsageError } from '../command.ts';
+import { table } from '../output.ts';
+
+const toJson = (z: Zone) => ({
+  id: z.id,
+  name: z.name,
+  plan: z.plan,
+  account: { id: z.accountId, name: z.accountName },
+  waf_migration_state: z.wafMigrationState,
+  created_on: z.createdOn.toISOString(),
+});
+
+export const edgeZonesCreate: Command = {
+  name: 'edge zones create',
+  describe: 'Create a zone of the edge service with a plan (free, pro, business, enterprise)',
+  options: { name: { type: 'string' }, plan: { type: 'string' }, account: { type: 'string' } },
+  optionHelp: {
+    name: 'the domain name, e.g. example.com',
+    plan: `one of ${PLAN_NAMES.join(', ')} (default free)`,
+    account: 'account name (created when missing; default "Default account")',
+  },
+  usesDatabase: true,
+  async run(args, ctx) {
+    const planText = optionalString(args, 'plan') ?? 'free';
+    const plan = findPlan(planText);
+    if (!plan) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')}, not "${planText}"`);
+    const { edge } = await ctx.runtime();
+    const accountName = optionalString(args, 'account');
+    const account = await ensureAccount(edge.deps, accountName);
+    const zone = await createZone(edge.deps, {
+      accountId: account.id,
+      name: requiredString(args, 'name'),
+      plan,
+    });
+    if (ctx.json) ctx.out.json(toJson(zone));
+    else
+      ctx.out.line(
+        `Created zone ${zone.name} (${zone.plan}) with id ${zone.id} in account "${account.name}"`,
+      );
+    return 0;
+  },
+};
+
+export const edgeZonesList: Command = {
+  name: 'edge zones list',
+  describe: 'List the zones of the edge service',
+  usesDatabase: true,
+  async run(_args, ctx) {
+    const { edge } = await ctx.runtime();
+    const zones = await listZones(edge.deps.db);
+    if (ctx.json) ctx.out.json(zones.map(toJson));
+    else {
+      ctx.out.line(
+        table([
+          ['ID', 'NAME', 'PLAN', 'ACCOUNT', 'WAF UPGRADE'],
+          ...zones.map((z) => [z.id, z.name, z.plan, z.accountName, z.wafMigrationState]),
+        ]),
+      );
+    }
+    return 0;
+  },
+};
