@@ -197,6 +197,7 @@ function compile(
     operatorArg: opArg,
     negated,
     operator,
+    prefilter: operator.prefilter,
     transform: chainFor(b.transformations),
     multiMatch: b.multiMatch,
     capture: b.capture,

@@ -3,6 +3,7 @@
 // (latin1), so operators and transformations keep ModSecurity's byte-level semantics.
 
 import type { Transaction } from './engine/transaction.ts';
+import type { Prefilter } from './regex/prefilter.ts';
 
 export type { Transaction };
 
@@ -25,7 +26,14 @@ export interface LoadContext extends SourceLocation {
 }
 
 /** A compiled operator: `input` is the transformed value. */
-export type OperatorFn = (tx: Transaction, input: string) => boolean;
+export interface OperatorFn {
+  (tx: Transaction, input: string): boolean;
+  /**
+   * Class masks every matching input hits (regex/prefilter.ts): the engine skips the call, as a
+   * non-match, for a value that misses one. The operator itself stays exact without it.
+   */
+  prefilter?: Prefilter;
+}
 
 export interface OperatorDef {
   readonly name: string;
@@ -120,6 +128,8 @@ export interface Rule {
   readonly operatorArg: string;
   readonly negated: boolean;
   readonly operator: OperatorFn;
+  /** The operator's prefilter, if any (a copy of `operator.prefilter`). */
+  readonly prefilter: Prefilter | undefined;
   readonly transform: TransformChain | undefined;
   readonly multiMatch: boolean;
   readonly capture: boolean;

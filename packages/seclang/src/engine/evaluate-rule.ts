@@ -2,9 +2,10 @@
 // operator holds for at least one of its values; each match runs the link's non-disruptive
 // actions (setvar, ctl…) at once, as ModSecurity does, before the next link is evaluated.
 
+import { passes } from '../regex/prefilter.ts';
 import type { Rule, Transaction } from '../types.ts';
-import { removalsFor, targetName, targetValues } from './targets.ts';
-import { applyChain, chainSteps } from './transform-chain.ts';
+import { removalsFor, targetName, targetValues, unionBits } from './targets.ts';
+import { applyChain, chainSteps, setClassBits } from './transform-chain.ts';
 
 function onMatch(tx: Transaction, link: Rule, name: string, value: string): void {
   tx.setMatched(name, value);
@@ -24,24 +25,40 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
   }
   const removals = removalsFor(tx, starter);
   const chain = link.transform;
+  const pre = link.prefilter;
+  // with a prefilter and no negation, a target whose values together miss it is skipped whole
+  const skipTargets = pre !== undefined && !negated && !link.multiMatch;
+  const unionIndex = chain === undefined ? 0 : chain.id + 1;
   let matched = false;
   for (let t = 0; t < targets.length; t++) {
-    const { recs, keys } = targetValues(tx, link, t, removals);
+    const tv = targetValues(tx, link, t, removals);
+    const recs = tv.recs;
+    if (recs.length === 0) continue;
+    if (skipTargets) {
+      if (tv.unionLo[unionIndex] === undefined) unionBits(tx, tv, chain);
+      if (!passes(pre, tv.unionLo[unionIndex]!, tv.unionHi[unionIndex]!)) continue;
+    }
     for (let i = 0; i < recs.length; i++) {
       const raw = recs[i]!;
       if (link.multiMatch) {
         for (const v of chainSteps(tx, chain, raw)) {
           if (op(tx, v) !== negated) {
             matched = true;
-            onMatch(tx, link, targetName(link, t, keys[i]!), v);
+            onMatch(tx, link, targetName(link, t, tv.keys[i]!), v);
           }
         }
         continue;
       }
       const rec = chain === undefined ? raw : (raw.chain[chain.id] ?? applyChain(tx, chain, raw));
-      if (op(tx, rec.s) !== negated) {
+      let hit: boolean;
+      if (pre === undefined) hit = op(tx, rec.s);
+      else {
+        if (!rec.hasBits) setClassBits(rec);
+        hit = passes(pre, rec.lo, rec.hi) && op(tx, rec.s);
+      }
+      if (hit !== negated) {
         matched = true;
-        onMatch(tx, link, targetName(link, t, keys[i]!), rec.s);
+        onMatch(tx, link, targetName(link, t, tv.keys[i]!), rec.s);
       }
     }
   }

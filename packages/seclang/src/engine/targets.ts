@@ -3,15 +3,21 @@
 // values in order), so targets shared by many rules (`ARGS`, `REQUEST_COOKIES`…) are resolved once
 // per phase and transaction; targets on dynamic variables (TX, MATCHED_VAR…) every time.
 
-import type { Entry, Rule, Target, Transaction } from '../types.ts';
+import type { Entry, Rule, Target, Transaction, TransformChain } from '../types.ts';
 import type { TargetRemoval } from './transaction.ts';
-import { recFor, type ValueRec } from './transform-chain.ts';
+import { applyChain, recFor, setClassBits, type ValueRec } from './transform-chain.ts';
 
 /** The values of one target: records of the transaction's value cache and the entries' keys. */
 export interface TargetValues {
   readonly recs: ValueRec[];
   /** The entry key of each value ('' for scalars and counts). */
   readonly keys: string[];
+  /**
+   * By transformation chain (index 0: none, else node id + 1): the class bits of all the values
+   * after that chain, OR-ed (see `unionBits`); filled on first use.
+   */
+  readonly unionLo: number[];
+  readonly unionHi: number[];
 }
 
 function selectEntries(tx: Transaction, t: Target): readonly Entry[] {
@@ -39,8 +45,33 @@ function removedBy(name: string, key: string, removals: readonly TargetRemoval[]
   return false;
 }
 
-const NONE: TargetValues = { recs: [], keys: [] };
+const NONE: TargetValues = { recs: [], keys: [], unionLo: [], unionHi: [] };
 const ONE_KEY = [''];
+
+function values(recs: ValueRec[], keys: string[]): TargetValues {
+  return { recs, keys, unionLo: [], unionHi: [] };
+}
+
+/**
+ * Fills `tv.unionLo/unionHi[index]` with the OR of the class bits of every value after `chain`.
+ * A prefilter that this union misses rules out every value of the target at once.
+ */
+export function unionBits(tx: Transaction, tv: TargetValues, chain: TransformChain | undefined): number {
+  const index = chain === undefined ? 0 : chain.id + 1;
+  let lo = 0;
+  let hi = 0;
+  const recs = tv.recs;
+  for (let i = 0; i < recs.length; i++) {
+    const raw = recs[i]!;
+    const rec = chain === undefined ? raw : (raw.chain[chain.id] ?? applyChain(tx, chain, raw));
+    if (!rec.hasBits) setClassBits(rec);
+    lo |= rec.lo;
+    hi |= rec.hi;
+  }
+  tv.unionLo[index] = lo;
+  tv.unionHi[index] = hi;
+  return index;
+}
 
 /** The ctl: target removals that apply to the rule chain started by `starter`, if any. */
 export function removalsFor(tx: Transaction, starter: Rule): TargetRemoval[] | undefined {
@@ -61,9 +92,9 @@ export function targetValues(
     const txKey = link.targetTxKeys[index];
     if (txKey !== undefined) {
       const value = tx.tx.get(txKey);
-      if (t.count) return { recs: [recFor(tx, value === undefined ? '0' : '1')], keys: ONE_KEY };
+      if (t.count) return values([recFor(tx, value === undefined ? '0' : '1')], ONE_KEY);
       if (value === undefined) return NONE;
-      return { recs: [recFor(tx, value)], keys: [t.selector.kind === 'key' ? t.selector.raw : txKey] };
+      return values([recFor(tx, value)], [t.selector.kind === 'key' ? t.selector.raw : txKey]);
     }
   }
   const slot = link.targetSlots[index]!;
@@ -76,7 +107,7 @@ export function targetValues(
   if (t.exclusions.length > 0) entries = entries.filter((e) => !excluded(e.key, t.exclusions));
   if (removals) entries = entries.filter((e) => !removedBy(name, e.key, removals));
   let resolved: TargetValues;
-  if (t.count) resolved = { recs: [recFor(tx, String(entries.length))], keys: ONE_KEY };
+  if (t.count) resolved = values([recFor(tx, String(entries.length))], ONE_KEY);
   else if (entries.length === 0) resolved = NONE;
   else {
     const recs: ValueRec[] = new Array(entries.length);
@@ -86,7 +117,7 @@ export function targetValues(
       recs[i] = recFor(tx, e.value);
       keys[i] = e.key;
     }
-    resolved = { recs, keys };
+    resolved = values(recs, keys);
   }
   if (slot >= 0 && !removals) tx.targetCache[slot] = resolved;
   return resolved;

@@ -6,6 +6,7 @@
 // leave a value unchanged, so many prefixes end at the same string). Transformations are pure
 // functions of their input, so sharing their results is exact.
 
+import { classBits } from '../regex/prefilter.ts';
 import { getTransformation } from '../transformations/index.ts';
 import type { Transaction, TransformationDef, TransformChain } from '../types.ts';
 
@@ -51,6 +52,14 @@ export class ValueRec {
   hasBits = false;
 
   constructor(readonly s: string) {}
+}
+
+/** Fills the record's character-class bits. */
+export function setClassBits(rec: ValueRec): void {
+  const [lo, hi] = classBits(rec.s);
+  rec.lo = lo;
+  rec.hi = hi;
+  rec.hasBits = true;
 }
 
 /** The record of `value` in this transaction. */

@@ -1,7 +1,8 @@
-// rx: PCRE regular expression (translated to a JS RegExp at load; macros compiled per value).
+// rx: PCRE regular expression (translated to a JS RegExp at load; macros compiled per value); a
+// constant pattern carries its character-class prefilter.
 // Argument: the pattern. Example: SecRule ARGS "@rx (?i)union\s+select" "id:1,capture"
 import { compileMacro, hasMacro } from '../macros.ts';
-import { firstChars, mayMatch } from '../regex/first-chars.ts';
+import { regexPrefilter } from '../regex/prefilter.ts';
 import { compilePcre } from '../regex/translate.ts';
 import type { OperatorDef, OperatorFn, Transaction } from '../types.ts';
 
@@ -17,9 +18,10 @@ export const rx: OperatorDef = {
   compile(arg): OperatorFn {
     if (!hasMacro(arg)) {
       const re = compilePcre(arg);
-      const first = firstChars(re);
-      if (first) return (tx, input) => mayMatch(first, input) && run(re, tx, input);
-      return (tx, input) => run(re, tx, input);
+      const fn: OperatorFn = (tx, input) => run(re, tx, input);
+      const prefilter = regexPrefilter(re);
+      if (prefilter) fn.prefilter = prefilter;
+      return fn;
     }
     const expand = compileMacro(arg);
     return (tx, input) => run(compilePcre(expand(tx, undefined)), tx, input);

@@ -15,14 +15,19 @@ export class VarCollection {
   /** `name` must be lower-case when called from the hot path; other callers may pass any case. */
   get(name: string): string | undefined {
     const hit = this.map.get(name);
-    if (hit !== undefined && !this.expiry) return hit.value;
+    if (!this.expiry) {
+      if (hit !== undefined) return hit.value;
+      const lower = name.toLowerCase();
+      return lower === name ? undefined : this.map.get(lower)?.value;
+    }
     const key = name.toLowerCase();
     if (this.expiry && this.expired(key)) return undefined;
     return this.map.get(key)?.value;
   }
 
   set(name: string, value: string): void {
-    this.map.set(name.toLowerCase(), { key: name.toLowerCase(), value });
+    const key = name.toLowerCase();
+    this.map.set(key, { key, value });
     this.list = undefined;
   }
 

@@ -1,0 +1,123 @@
+// The operator prefilters (src/regex/prefilter.ts) must never hide a match: every input an
+// operator matches has to pass its prefilter. Checked on the whole CRS regression corpus (every
+// value each rule sees, after its transformations) and on random strings for tricky patterns.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Prefilter } from '../src/regex/prefilter.ts';
+import { classBits, passes, phrasePrefilter, regexPrefilter } from '../src/regex/prefilter.ts';
+import { compilePcre } from '../src/regex/translate.ts';
+import type { OperatorFn, Rule } from '../src/types.ts';
+import { loadCorpus } from './crs-regression/ftw.ts';
+import { DEFAULT_CORPUS_DIR, regressionWaf } from './crs-regression/runner.ts';
+
+const PATTERNS = [
+  '(?i)<script[^>]*>',
+  '[\'";=]',
+  '\\bunion\\b\\s+select',
+  '(?:\\.\\./|%2e%2e)',
+  '^[\\d.:]+$',
+  '(?i:on\\w+)\\s*=',
+  '[^a-z]x',
+  'a{2,}b',
+  '(?<!&)#\\d',
+  '(a)\\1b',
+  '(?=.*select)from',
+  '[]a]|b{,2}',
+  'x{0}y|[\\x00-\\x08]z',
+  '(?:ab|c(?:d|e+))?f',
+  '\\Wfoo\\S',
+  '[\\s\\S]{3}',
+];
+
+function pmOf(phrases: string[]): (s: string) => boolean {
+  const lower = phrases.map((p) => p.toLowerCase());
+  return (s) => {
+    const l = s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    return lower.some((p) => l.includes(p));
+  };
+}
+
+describe('operator prefilters', () => {
+  it('never rule out a string the regex matches (random strings)', () => {
+    const compiled = PATTERNS.map((p) => compilePcre(p)).map((re) => ({ re, pre: regexPrefilter(re) }));
+    expect(compiled.filter((c) => c.pre).length).toBeGreaterThan(8);
+    fc.assert(
+      fc.property(
+        fc.string({
+          maxLength: 40,
+          unit: fc.constantFrom(...'<>sScriptuniosel ON=;\'"./%2e#&&&dx0123459a b]\x00\x07fFXyz\t'),
+        }),
+        (s) => {
+          const [lo, hi] = classBits(s);
+          for (const { re, pre } of compiled) if (pre && re.test(s)) expect(passes(pre, lo, hi)).toBe(true);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('never rule out a string holding a phrase', () => {
+    const phrases = ['document.cookie', '<?php', 'Select', 'x', '../', 'a b'];
+    const pre = phrasePrefilter(phrases);
+    const pm = pmOf(phrases);
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 30, unit: fc.constantFrom(...'documentCOOKIE.<?phpSELECTx./ ab') }),
+        (s) => {
+          const [lo, hi] = classBits(s);
+          if (pre && pm(s)) expect(passes(pre, lo, hi)).toBe(true);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('rules out values without the required characters', () => {
+    const pre = regexPrefilter(compilePcre('(?i)<script[^>]*>'))!;
+    expect(pre).toBeDefined();
+    expect(passes(pre, ...classBits('a perfectly ordinary value'))).toBe(false);
+    expect(passes(pre, ...classBits('<SCRIPT >'))).toBe(true);
+    expect(passes(pre, ...classBits('\u0100'))).toBe(true);
+    expect(regexPrefilter(compilePcre('a*'))).toBeUndefined();
+    expect(regexPrefilter(compilePcre('.'))).toBeUndefined();
+  });
+
+  it('hold for every value of the CRS regression corpus at PL4', () => {
+    const waf = regressionWaf();
+    let checked = 0;
+    let skipped = 0;
+    const misses: string[] = [];
+    const bits = new Map<string, [number, number]>();
+    for (const list of waf.ruleset.phases) {
+      for (const item of list) {
+        if (typeof item === 'string') continue;
+        for (let link: Rule | undefined = item; link; link = link.chained) {
+          const pre: Prefilter | undefined = link.prefilter;
+          if (!pre) continue;
+          const op = link.operator;
+          const id = item.id;
+          const wrapped: OperatorFn = (tx, input) => {
+            const hit = op(tx, input);
+            let b = bits.get(input);
+            if (!b) {
+              b = classBits(input);
+              bits.set(input, b);
+            }
+            if (!passes(pre, b[0], b[1])) {
+              skipped++;
+              if (hit) misses.push(`${id}: ${JSON.stringify(input.slice(0, 80))}`);
+            }
+            if (hit) checked++;
+            return hit;
+          };
+          Object.assign(link, { operator: wrapped, prefilter: undefined });
+        }
+      }
+    }
+    for (const test of loadCorpus(DEFAULT_CORPUS_DIR)) waf.evaluate(test.request);
+    console.log(`prefilter check: ${checked} matches, ${skipped} calls a prefilter rules out`);
+    expect(misses).toEqual([]);
+    expect(checked).toBeGreaterThan(1000);
+    expect(skipped).toBeGreaterThan(10_000);
+  }, 120_000);
+});
