@@ -4,7 +4,7 @@ import { ConfigError } from '@cairn/kit';
  * The places service's settings, from the environment (read once, at the composition root):
  * PLACES_RATE_LIMIT   requests per second per credential (default 50, as the real service's standard tier)
  * PLACES_RATE_BURST   bucket size (default: the rate, i.e. one second's worth)
- * PLACES_DEMO_COUNT   places generated on first start (default 30000; 0 seeds nothing)
+ * PLACES_DEMO_COUNT   places generated on first start (default 20000; 0 seeds nothing)
  */
 export interface PlacesConfig {
   rateLimit: number;
