@@ -1,9 +1,16 @@
 // CPU time per `evaluate` of @cairn/seclang with the Debian CRS 3.3 at PL1 and PL4, for the
-// fixtures of issue 9; prints medians (µs). Run: npx tsx bench/waf.ts [--rounds N]
-// Targets at PL1: benign GET ≤ 350 µs, 1 KB form ≤ 600 µs, 2 KB JSON ≤ 2500 µs
-// (a third of nginx + ModSecurity v3 measured on this machine: 1054, 1725, 7732 µs).
+// fixtures of issue 9; prints medians (µs). Targets at PL1: benign GET ≤ 350 µs, 1 KB form ≤ 600 µs,
+// 2 KB JSON ≤ 2500 µs (a third of nginx + ModSecurity v3 measured on this machine: 1054, 1725,
+// 7732 µs).
+//
+// When Debian's nginx and libnginx-mod-http-modsecurity are installed, the same fixtures also go
+// through nginx + ModSecurity v3 + the same CRS on loopback (bench/waf-modsec.ts), and the table
+// shows its CPU per request and the ratio. Optional: without them the bench says so and goes on.
+//
+// Run: npx tsx bench/waf.ts [--rounds N] [--no-modsec] [--modsec-seconds S] [--pl 1|4]
 
 import { loadCrsSync, type Waf, type WafRequest } from '../packages/seclang/src/index.ts';
+import { type ModsecFigure, ModsecServer, modsecAvailability } from './waf-modsec.ts';
 
 const BROWSER: Array<[string, string]> = [
   ['Host', 'shop.example.com'],
@@ -156,26 +163,35 @@ function cpuMicros(waf: Waf, req: WafRequest, rounds: number): { median: number;
   return { median: median(samples), decision };
 }
 
-const roundsArg = process.argv.indexOf('--rounds');
-const rounds = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 400;
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+const rounds = Number(flag('--rounds') ?? 400);
+const modsecSeconds = Number(flag('--modsec-seconds') ?? 1.5);
+const levels = flag('--pl') ? [Number(flag('--pl')) as 1 | 4] : ([1, 4] as const);
 const targets: Record<string, number> = {
   'benign GET + cookies': 350,
   '1 KB form POST': 600,
   '2 KB JSON POST': 2500,
 };
+const modsecMissing = process.argv.includes('--no-modsec') ? 'skipped (--no-modsec)' : modsecAvailability();
 
-for (const pl of [1, 4] as const) {
+for (const pl of levels) {
   const t0 = performance.now();
   const waf = loadCrsSync({ paranoiaLevel: pl });
   console.log(
     `\nPL${pl} (${waf.ruleCount} rules, loaded in ${(performance.now() - t0).toFixed(0)} ms) — median CPU µs per evaluate, ${rounds} rounds`,
   );
+  const ours = new Map<string, { us: number; decision: string }>();
   for (const [name, req] of Object.entries(fixtures)) {
     const { median: us, decision } = cpuMicros(
       waf,
       req,
       name.startsWith('64 KB') ? Math.ceil(rounds / 5) : rounds,
     );
+    ours.set(name, { us, decision });
     const target = pl === 1 ? targets[name] : undefined;
     const verdict =
       target === undefined
@@ -184,5 +200,34 @@ for (const pl of [1, 4] as const) {
           ? `  (target ≤ ${target}: ok)`
           : `  (target ≤ ${target}: MISSED)`;
     console.log(`  ${name.padEnd(30)} ${us.toFixed(0).padStart(7)} µs   ${decision}${verdict}`);
+  }
+  if (modsecMissing) {
+    console.log(`  ModSecurity side by side: ${modsecMissing}`);
+    continue;
+  }
+  let server: ModsecServer | undefined;
+  try {
+    server = await ModsecServer.start(pl);
+    const theirs = new Map<string, ModsecFigure>();
+    for (const [name, req] of Object.entries(fixtures))
+      theirs.set(name, await server.cost(req, modsecSeconds));
+    console.log(
+      `\n  nginx + ModSecurity v3 + CRS PL${pl} on loopback (CPU µs per request of the nginx process, ` +
+        'minus the same proxy with ModSecurity off)',
+    );
+    console.log(
+      `  ${'request'.padEnd(30)} ${'cairn'.padStart(7)} ${'ModSec'.padStart(8)} ${'(proxy)'.padStart(8)}  ratio   status`,
+    );
+    for (const [name, m] of theirs) {
+      const us = ours.get(name)!.us;
+      console.log(
+        `  ${name.padEnd(30)} ${us.toFixed(0).padStart(7)} ${m.waf.toFixed(0).padStart(8)} ${`(${m.proxy.toFixed(0)})`.padStart(8)}` +
+          `  ${(m.waf / us).toFixed(1).padStart(4)}×   ${m.status} (${m.requests} requests)`,
+      );
+    }
+  } catch (err) {
+    console.log(`  ModSecurity side by side: failed: ${(err as Error).message}`);
+  } finally {
+    await server?.stop();
   }
 }
