@@ -1,4 +1,5 @@
 import type { Clock, Db } from '@cairn/kit';
+import type { EditsConfig } from './config.ts';
 import type { Gazetteer } from './reference/cities.ts';
 import type { Reference } from './reference/reference.ts';
 
@@ -10,4 +11,6 @@ export interface PlacesDeps {
   reference(): Reference;
   gazetteer(): Gazetteer;
   cursorSecret(): Promise<Buffer>;
+  /** How votes resolve suggested edits. */
+  edits: Readonly<EditsConfig>;
 }

@@ -40,9 +40,9 @@ const REFERENCE_CHANNEL = 'cairn_places_reference';
 
 export function createPlaces(
   app: Pick<AppDeps, 'db' | 'clock' | 'config'>,
-  options: { resolveBearer: ResolveBearer; config?: Readonly<PlacesConfig> },
+  options: { resolveBearer: ResolveBearer; config?: Readonly<Partial<PlacesConfig>> },
 ): Places {
-  const config = options.config ?? DEFAULT_PLACES_CONFIG;
+  const config: Readonly<PlacesConfig> = { ...DEFAULT_PLACES_CONFIG, ...options.config };
   let reference: Reference | undefined;
   let secret: Promise<Buffer> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
@@ -62,6 +62,7 @@ export function createPlaces(
       });
       return secret;
     },
+    edits: config.edits,
   };
   const usage = createUsageCounter(app.db, app.clock);
   const limiter = createRateLimiter(app.clock, { rate: config.rateLimit, burst: config.rateBurst });

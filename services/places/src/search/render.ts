@@ -112,6 +112,7 @@ export function renderPlace(row: PlaceRow, ctx: RenderContext): Record<string, u
   put('date_refreshed', () => row.date_refreshed);
   put('placemaker_url', () => row.placemaker_url);
   put('unresolved_flags', () => row.unresolved_flags);
+  put('description', () => row.description);
   put('price', () => row.price);
   put('rating', () => (row.rating === null ? null : Math.round(row.rating * 10) / 10));
   put('popularity', () => row.popularity);

@@ -12,6 +12,8 @@ export interface PlaceRow extends OsPlaceColumns {
   popularity: number | null;
   hours: HoursEntry[] | null;
   time_zone: string | null;
+  /** At most 300 characters; set by suggested edits. */
+  description: string | null;
   chord?: number | null;
   sort_key?: number;
   score?: number;
@@ -21,7 +23,8 @@ const PLACE_COLUMNS = `fsq_place_id, name, latitude, longitude, address, localit
   post_town, po_box, country, to_char(date_created, 'YYYY-MM-DD') AS date_created,
   to_char(date_refreshed, 'YYYY-MM-DD') AS date_refreshed, to_char(date_closed, 'YYYY-MM-DD') AS date_closed,
   tel, website, email, facebook_id, instagram, twitter, fsq_category_ids, fsq_category_labels, placemaker_url,
-  unresolved_flags, fsq_chain_ids, price, rating::float8 AS rating, popularity::float8 AS popularity, hours, time_zone`;
+  unresolved_flags, fsq_chain_ids, price, rating::float8 AS rating, popularity::float8 AS popularity, hours, time_zone,
+  description`;
 
 /** The local minute of the week at $now in the place's zone; Monday 00:00 = 0. */
 const LOCAL_MINUTE = (now: string) => `(
@@ -125,6 +128,24 @@ export async function findPlace(db: Queryable, id: string): Promise<PlaceRow | u
     id,
   ]);
   return rows[0];
+}
+
+/** The place, its row locked until the transaction ends (applying an edit, rolling one back). */
+export async function lockPlace(db: Queryable, id: string): Promise<PlaceRow | undefined> {
+  const { rows } = await db.query<PlaceRow>(
+    `SELECT ${PLACE_COLUMNS} FROM places WHERE fsq_place_id = $1 FOR UPDATE`,
+    [id],
+  );
+  return rows[0];
+}
+
+export async function findPlaces(db: Queryable, ids: readonly string[]): Promise<Map<string, PlaceRow>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<PlaceRow>(
+    `SELECT ${PLACE_COLUMNS} FROM places WHERE fsq_place_id = ANY($1::text[])`,
+    [[...new Set(ids)]],
+  );
+  return new Map(rows.map((r) => [r.fsq_place_id, r]));
 }
 
 /** Autocomplete: places whose name has a word starting with the text, nearest to the origin first. */
