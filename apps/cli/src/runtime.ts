@@ -21,6 +21,7 @@ export interface Services {
   identity: Identity;
   places: Places;
   placemakers: Placemakers;
+  edge: Edge;
   modules: ServiceModule[];
 }
 
@@ -29,7 +30,14 @@ export function composeServices(deps: AppDeps, env: NodeJS.ProcessEnv = process.
   const identity = createIdentity(deps);
   const places = createPlaces(deps, { resolveBearer: identity.resolveBearer, config: loadPlacesConfig(env) });
   const placemakers = createPlacemakers(identity.deps, placesBackend(places), deps.config.publicUrl);
-  return { identity, places, placemakers, modules: [identity.module, places.module, placemakers.module] };
+  const edge = createEdge(deps, loadEdgeConfig(env));
+  return {
+    identity,
+    places,
+    placemakers,
+    edge,
+    modules: [identity.module, places.module, placemakers.module, edge.module],
+  };
 }
 
 export interface Runtime extends Services {

@@ -67,7 +67,7 @@ export const edgeTokensCreate: Command = {
         zoneIds.push('*');
         continue;
       }
-      const zone = isHexId(z)
+      const zone = /^[0-9a-f]{32}$/.test(z)
         ? await findZone(edge.deps.db, z)
         : await findZoneByName(edge.deps.db, z.toLowerCase());
       if (!zone) throw new UsageError(`no zone "${z}" (see: cairn edge zones list)`);

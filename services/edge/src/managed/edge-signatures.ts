@@ -323,8 +323,7 @@ export const SIGNATURES: readonly Signature[] = [
     legacyId: '100110',
     group: SPECIALS,
     description: 'Command injection - shell command after a separator',
-    expression:
-      `${query} matches "[;|`]\\s*(cat|wget|curl|nc|bash|sh|id|uname)(\\s|$)"`,
+    expression: `${query} matches "[;|\\x60]\\s*(cat|wget|curl|nc|bash|sh|id|uname)(\\s|$)"`,
     categories: ['rce', 'command-injection'],
     action: 'block',
     enabled: true,
