@@ -69,6 +69,9 @@ function sortKey(
   }
 }
 
+/** Extra rows fetched nearest-first so that up to this many places at one distance are ordered by id. */
+const KNN_TIE_MARGIN = 100;
+
 export async function searchPlaces(db: Queryable, plan: SearchPlan): Promise<PlaceRow[]> {
   const p = new Params();
   const where: string[] = [];
@@ -95,7 +98,13 @@ export async function searchPlaces(db: Queryable, plan: SearchPlan): Promise<Pla
     const pattern = p.add(likePattern(plan.query));
     where.push(`(search_text LIKE ${pattern} OR ${p.add(plan.query.toLowerCase())} <% search_text)`);
   }
-  if (plan.categoryIds.length > 0) where.push(`fsq_category_ids && ${p.add(plan.categoryIds)}::text[]`);
+  if (plan.categoryIds.length > 0) {
+    // Around a point, walking the GiST index outwards and checking categories row by row beats intersecting
+    // with the categories' GIN index (a common category holds a tenth of all places); `IS TRUE` keeps the
+    // planner from choosing that index. Without a point, the GIN index is the way in.
+    const overlap = `fsq_category_ids && ${p.add(plan.categoryIds)}::text[]`;
+    where.push(plan.origin ? `(${overlap}) IS TRUE` : overlap);
+  }
   if (plan.chainIds.length > 0) where.push(`fsq_chain_ids && ${p.add(plan.chainIds)}::text[]`);
   if (plan.excludeChainIds.length > 0)
     where.push(`NOT (fsq_chain_ids && ${p.add(plan.excludeChainIds)}::text[])`);
@@ -103,7 +112,10 @@ export async function searchPlaces(db: Queryable, plan: SearchPlan): Promise<Pla
   if (plan.minPrice !== undefined) where.push(`price >= ${p.add(plan.minPrice)}::int`);
   if (plan.maxPrice !== undefined) where.push(`price <= ${p.add(plan.maxPrice)}::int`);
   if (plan.openAtMinute !== undefined) where.push(`open_week @> ${p.add(plan.openAtMinute)}::int`);
-  if (plan.openNowAt) where.push(`open_week @> ${LOCAL_MINUTE(p.add(plan.openNowAt.toISOString()))}`);
+  // IS TRUE: the planner's guess for multirange containment is so small that it would read the whole radius
+  // rather than walk outwards from the point; it costs a time zone conversion per row, so fewer rows is better.
+  if (plan.openNowAt)
+    where.push(`(open_week @> ${LOCAL_MINUTE(p.add(plan.openNowAt.toISOString()))}) IS TRUE`);
 
   const key = sortKey(plan.order, p, plan, origin);
   if (plan.after) {
@@ -113,10 +125,21 @@ export async function searchPlaces(db: Queryable, plan: SearchPlan): Promise<Pla
       `(${key.expr} ${key.dir === 'ASC' ? '>' : '<'} ${k}::float8 OR (${key.expr} = ${k}::float8 AND fsq_place_id > ${id}))`,
     );
   }
-  const sql = `SELECT ${PLACE_COLUMNS}, ${origin ? `(pt <-> ${origin}::cube)` : 'NULL::float8'} AS chord,
+  const select = `SELECT ${PLACE_COLUMNS}, ${origin ? `(pt <-> ${origin}::cube)` : 'NULL::float8'} AS chord,
        ${key.expr} AS sort_key
   FROM places
- ${where.length > 0 ? `WHERE ${where.join('\n   AND ')}` : ''}
+ ${where.length > 0 ? `WHERE ${where.join('\n   AND ')}` : ''}`;
+  // Nearest-first must be ordered by `pt <-> origin` alone for the GiST index to walk outwards (KNN) and stop
+  // after a few rows; a second sort key makes the planner read the whole radius. Ties on distance (places at
+  // one point) are then ordered by id over a margin of extra rows.
+  const sql =
+    plan.order === 'distance'
+      ? `SELECT * FROM (${select}
+ ORDER BY ${key.expr}
+ LIMIT ${p.add(plan.limit + KNN_TIE_MARGIN)}) nearest
+ ORDER BY sort_key, fsq_place_id
+ LIMIT ${p.add(plan.limit)}`
+      : `${select}
  ORDER BY ${key.expr} ${key.dir}, fsq_place_id
  LIMIT ${p.add(plan.limit)}`;
   const { rows } = await db.query<PlaceRow>(sql, p.values);

@@ -1,0 +1,45 @@
+// Prints the plans of the benchmark's queries (EXPLAIN ANALYZE) on the benchmark's PostgreSQL database.
+// Run after bench/places-search.ts: DATABASE_URL=postgres://…/cairn_bench_places npx tsx bench/places-explain.ts
+import { openPostgres, type Queryable } from '@cairn/kit';
+import { loadReference } from '../services/places/src/reference/reference.ts';
+import type { SearchPlan } from '../services/places/src/search/plan.ts';
+import { searchPlaces } from '../services/places/src/store/places-read.ts';
+
+const db = openPostgres(process.env.DATABASE_URL!);
+const reference = await loadReference(db);
+const restaurant = [...reference.categories.values()].find(
+  (c) => c.label === 'Dining and Drinking > Restaurant',
+)!;
+const origin = { latitude: 35.6895, longitude: 139.69171 };
+const base: SearchPlan = {
+  categoryIds: [],
+  chainIds: [],
+  excludeChainIds: [],
+  excludeAllChains: false,
+  order: 'distance',
+  limit: 11,
+};
+const plans: Record<string, SearchPlan> = {
+  a: { ...base, origin, circle: { center: origin, radius: 5000 } },
+  b: { ...base, origin, circle: { center: origin, radius: 22000 }, query: 'pizza', order: 'relevance' },
+  c: {
+    ...base,
+    origin,
+    circle: { center: origin, radius: 22000 },
+    categoryIds: reference.withDescendants(restaurant.id),
+    openNowAt: new Date(),
+  },
+};
+for (const [name, plan] of Object.entries(plans)) {
+  const explain: Queryable = {
+    query: (async (sql: string, params?: readonly unknown[]) => {
+      const plain = sql.replace(/,\s*description\b/, '');
+      const r = await db.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${plain}`, params);
+      console.log(`--- ${name}\n${r.rows.map((x) => Object.values(x)[0]).join('\n')}`);
+      return { rows: [], rowCount: 0 };
+    }) as Queryable['query'],
+    exec: async () => {},
+  };
+  await searchPlaces(explain, plan);
+}
+await db.close();
