@@ -38,6 +38,14 @@ export class Scope {
   }
 }
 
+/**
+ * The engine's canonical copy of `s` (property keys are interned), so `===` against another
+ * interned string (a literal, a header name the engine already knows) is a pointer comparison.
+ */
+export function internalize(s: string): string {
+  return Object.keys({ [s]: 0 })[0] ?? s;
+}
+
 /** Characters generated code may contain: identifiers, digits, punctuation, no quotes or slashes. */
 const SAFE_SOURCE = /^[A-Za-z0-9_ \n.,;:()[\]{}=!<>&|?+-]*$/;
 
@@ -50,6 +58,7 @@ export class Emitter {
 
   /** The source name of a constant (`c<N>`); equal primitives and the same object share one. */
   constant(value: unknown): string {
+    if (typeof value === 'string') value = internalize(value);
     let i = this.byValue.get(value);
     if (i === undefined) {
       i = this.values.length;

@@ -118,6 +118,45 @@ describe('createRequestContext', () => {
     expect(filter.execute(createRequestContext(scheme, { ...request, method: 'GET' }))).toBe(false);
   });
 
+  it('computes each field at most once per request, by slot', () => {
+    let customReads = 0;
+    let headerReads = 0;
+    const headers = [
+      ['Host', 'a.example'],
+      ['HOST', 'b.example'],
+      ['cookie', 'a=1'],
+      ['Cookie', 'b=2'],
+    ] as const;
+    const input: HttpRequestInput = {
+      method: 'GET',
+      url: '/',
+      get headers() {
+        headerReads++;
+        return headers;
+      },
+      fields: { 'cairn.custom': () => `n${++customReads}` },
+    };
+    const ctx = createRequestContext(scheme, input);
+    const filter = compile(
+      parse(
+        'cairn.custom eq "n1" and http.host eq "a.example" and http.cookie eq "a=1; b=2" and ' +
+          'cairn.custom ne "n2" and http.request.headers["host"][1] eq "b.example"',
+        scheme,
+      ),
+    );
+    expect(filter.execute(ctx)).toBe(true);
+    expect(filter.execute(ctx)).toBe(true);
+    expect(customReads).toBe(1);
+    expect(headerReads).toBe(1);
+    // A scheme that grew after its first context still resolves the new field.
+    const grown = httpRequestScheme();
+    expect(createRequestContext(grown, request).get('http.host')).toBe('www.example.com');
+    grown.addField('cairn.late', 'Bytes');
+    const late = createRequestContext(grown, { ...request, fields: { 'cairn.late': 'x' } });
+    expect(late.get('cairn.late')).toBe('x');
+    expect(late.get('http.request.method')).toBe('POST');
+  });
+
   it('knows every standard field it declares', () => {
     const full = createRequestContext(scheme, {
       ...request,

@@ -1,7 +1,7 @@
 // Builds an execution context from a plain request description. Every field is computed on
 // first use and at most once: the URL is split once, headers are indexed once, and so on.
 
-import { type ContextOptions, ExecutionContext } from '../context.ts';
+import { type ContextOptions, ExecutionContext, type FieldResolver } from '../context.ts';
 import type { Scheme } from '../scheme.ts';
 import { asciiLower } from '../values/bytes.ts';
 import type { IpAddress } from '../values/ip.ts';
@@ -74,6 +74,11 @@ export interface HttpRequestInput {
 
 type Compute = (r: RequestView) => unknown;
 
+/** A header name as sent equals `lower`, ignoring ASCII case. */
+function sameName(sent: string, lower: string): boolean {
+  return sent.length === lower.length && (sent === lower || asciiLower(sent) === lower);
+}
+
 class RequestView {
   private urlParts?: UrlParts;
   private headerParts?: HeaderList;
@@ -91,11 +96,21 @@ class RequestView {
     this.headerParts ??= headerList(this.input.headers);
     return this.headerParts;
   }
+  /** The first value of header `name` (lowercase). */
   header(name: string): string | undefined {
-    return this.headers.map.get(name)?.[0];
+    const { names, values } = this.headers;
+    for (let i = 0; i < names.length; i++) if (sameName(names[i] as string, name)) return values[i];
+    return undefined;
   }
+  /** Every value of header `name` (lowercase) joined by `sep`, or undefined when absent. */
   headerJoined(name: string, sep: string): string | undefined {
-    return this.headers.map.get(name)?.join(sep);
+    const { names, values } = this.headers;
+    let out: string | undefined;
+    for (let i = 0; i < names.length; i++) {
+      if (sameName(names[i] as string, name))
+        out = out === undefined ? values[i] : `${out}${sep}${values[i]}`;
+    }
+    return out;
   }
   get args(): Pairs {
     this.argParts ??= splitPairs(this.url.query, '&', false);
@@ -218,6 +233,19 @@ const ALIASES: Readonly<Record<string, string>> = {
   'raw.http.request.uri.args.values': 'http.request.uri.args.values',
 };
 
+/** Per scheme: the compute function of each field by index (undefined: unknown here). */
+const tables = new WeakMap<Scheme, (Compute | undefined)[]>();
+
+function computeTable(scheme: Scheme): (Compute | undefined)[] {
+  const fields = scheme.fields;
+  let table = tables.get(scheme);
+  if (table?.length !== fields.length) {
+    table = fields.map((f) => COMPUTE[ALIASES[f.name] ?? f.name]);
+    tables.set(scheme, table);
+  }
+  return table;
+}
+
 /**
  * A context whose fields come from `request`, each computed on first use. Fields the scheme has
  * but this helper does not know are missing unless given in `request.fields`.
@@ -228,16 +256,17 @@ export function createRequestContext(
   options: Pick<ContextOptions, 'lists'> = {},
 ): ExecutionContext {
   const view = new RequestView(request);
+  const table = computeTable(scheme);
   const extra = request.fields;
-  return new ExecutionContext(scheme, {
-    lists: options.lists,
-    resolve(field) {
-      if (extra && Object.hasOwn(extra, field.name)) {
-        const v = extra[field.name];
-        return typeof v === 'function' ? (v as () => unknown)() : v;
-      }
-      const compute = COMPUTE[ALIASES[field.name] ?? field.name];
-      return compute ? compute(view) : undefined;
-    },
-  });
+  const resolve: FieldResolver =
+    extra === undefined
+      ? (field) => table[field.index]?.(view)
+      : (field) => {
+          if (Object.hasOwn(extra, field.name)) {
+            const v = extra[field.name];
+            return typeof v === 'function' ? (v as () => unknown)() : v;
+          }
+          return table[field.index]?.(view);
+        };
+  return new ExecutionContext(scheme, { lists: options.lists, resolve });
 }

@@ -13,42 +13,60 @@ export interface HeaderList {
   /** Names as sent (original case), in order. */
   readonly names: string[];
   readonly values: string[];
-  /** Lowercased name → values in order. */
+  /** Lowercased name → values in order (built on first use). */
   readonly map: Map<string, string[]>;
 }
 
+class Headers implements HeaderList {
+  readonly names: string[] = [];
+  readonly values: string[] = [];
+  private byName: Map<string, string[]> | undefined;
+
+  get map(): Map<string, string[]> {
+    if (this.byName === undefined) {
+      const map = new Map<string, string[]>();
+      const { names, values } = this;
+      for (let i = 0; i < names.length; i++) {
+        const key = asciiLower(names[i] as string);
+        const list = map.get(key);
+        if (list) list.push(values[i] as string);
+        else map.set(key, [values[i] as string]);
+      }
+      this.byName = map;
+    }
+    return this.byName;
+  }
+}
+
 export function headerList(input: HeaderInput | undefined): HeaderList {
-  const names: string[] = [];
-  const values: string[] = [];
-  const push = (name: string, value: string) => {
-    names.push(name);
-    values.push(value);
-  };
+  const out = new Headers();
+  const { names, values } = out;
   if (input === undefined) {
     // no headers
   } else if (Array.isArray(input) && (input.length === 0 || typeof input[0] === 'string')) {
     // Node's rawHeaders: [name, value, name, value, …]
     const flat = input as readonly string[];
-    for (let i = 0; i + 1 < flat.length; i += 2) push(flat[i] as string, flat[i + 1] as string);
+    for (let i = 0; i + 1 < flat.length; i += 2) {
+      names.push(flat[i] as string);
+      values.push(flat[i + 1] as string);
+    }
   } else if (Symbol.iterator in (input as object)) {
-    for (const [name, value] of input as Iterable<readonly [string, string]>) push(name, value);
+    for (const [name, value] of input as Iterable<readonly [string, string]>) {
+      names.push(name);
+      values.push(value);
+    }
   } else {
     for (const [name, value] of Object.entries(
       input as Record<string, string | readonly string[] | undefined>,
     )) {
       if (value === undefined) continue;
-      if (typeof value === 'string') push(name, value);
-      else for (const v of value) push(name, v);
+      for (const v of typeof value === 'string' ? [value] : value) {
+        names.push(name);
+        values.push(v);
+      }
     }
   }
-  const map = new Map<string, string[]>();
-  for (let i = 0; i < names.length; i++) {
-    const key = asciiLower(names[i] as string);
-    const list = map.get(key);
-    if (list) list.push(values[i] as string);
-    else map.set(key, [values[i] as string]);
-  }
-  return { names, values, map };
+  return out;
 }
 
 export interface UrlParts {

@@ -5,6 +5,9 @@ import { type Type, typeName } from '../types.ts';
 import { utf8ToBytes } from './bytes.ts';
 import { IpAddress } from './ip.ts';
 
+/** A character that is not a byte. */
+const WIDE = /[\u0100-\uffff]/;
+
 function reject(path: string, type: Type, value: unknown): never {
   const got = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
   throw new RulesContextError(`${path}: expected a value of type ${typeName(type)}, but got ${got}`);
@@ -25,10 +28,7 @@ export function coerceValue(type: Type, value: unknown, path: string): unknown {
       if (typeof value !== 'number' || !Number.isSafeInteger(value)) reject(path, type, value);
       return value;
     case 'Bytes':
-      if (typeof value === 'string') {
-        for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) > 255) return utf8ToBytes(value);
-        return value;
-      }
+      if (typeof value === 'string') return WIDE.test(value) ? utf8ToBytes(value) : value;
       if (value instanceof Uint8Array) return Buffer.from(value).toString('latin1');
       return reject(path, type, value);
     case 'Ip': {
@@ -70,6 +70,5 @@ export function coerceValue(type: Type, value: unknown, path: string): unknown {
 }
 
 function utf8ToBytesIfWide(k: string): string {
-  for (let i = 0; i < k.length; i++) if (k.charCodeAt(i) > 255) return utf8ToBytes(k);
-  return k;
+  return WIDE.test(k) ? utf8ToBytes(k) : k;
 }

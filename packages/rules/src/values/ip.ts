@@ -68,17 +68,31 @@ export class IpAddress {
   }
 }
 
+/** Dotted-quad IPv4 (four decimal parts 0–255, no leading zeros) as a uint32. */
 export function parseIpv4(text: string): number | undefined {
-  const parts = text.split('.');
-  if (parts.length !== 4) return undefined;
   let n = 0;
-  for (const p of parts) {
-    if (!/^(0|[1-9][0-9]{0,2})$/.test(p)) return undefined;
-    const v = Number(p);
-    if (v > 255) return undefined;
-    n = n * 256 + v;
+  let parts = 0;
+  let i = 0;
+  while (i <= text.length) {
+    const start = i;
+    let part = 0;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (c < 48 || c > 57) break;
+      part = part * 10 + (c - 48);
+      i++;
+    }
+    const digits = i - start;
+    if (digits === 0 || digits > 3 || part > 255 || (digits > 1 && text.charCodeAt(start) === 48)) {
+      return undefined;
+    }
+    n = n * 256 + part;
+    parts++;
+    if (i === text.length) break;
+    if (text.charCodeAt(i) !== 46 || parts === 4) return undefined;
+    i++;
   }
-  return n;
+  return parts === 4 ? n : undefined;
 }
 
 function parseIpv6(text: string): bigint | undefined {
