@@ -115,6 +115,8 @@ export interface TransformChain {
   /** Index of `def` among the transformations in use (-1 for none): the per-value step cache. */
   readonly step: number;
   readonly names: string;
+  /** The class transfers of the path from the root to this node (engine/class-transfer.ts). */
+  readonly transfer: Int32Array;
   readonly parent: TransformChain | undefined;
   readonly def: TransformationDef | undefined;
 }

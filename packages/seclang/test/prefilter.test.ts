@@ -3,9 +3,17 @@
 // value each rule sees, after its transformations) and on random strings for tricky patterns.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import {
+  KNOWN_TRANSFERS,
+  transfer,
+  transferOf,
+  transferredHi,
+  transferredLo,
+} from '../src/engine/class-transfer.ts';
 import type { Prefilter } from '../src/regex/prefilter.ts';
 import { classBits, passes, phrasePrefilter, regexPrefilter } from '../src/regex/prefilter.ts';
 import { compilePcre } from '../src/regex/translate.ts';
+import { getTransformation } from '../src/transformations/index.ts';
 import type { OperatorFn, Rule } from '../src/types.ts';
 import { loadCorpus } from './crs-regression/ftw.ts';
 import { DEFAULT_CORPUS_DIR, regressionWaf } from './crs-regression/runner.ts';
@@ -80,6 +88,39 @@ describe('operator prefilters', () => {
     expect(passes(pre, ...classBits('\u0100'))).toBe(true);
     expect(regexPrefilter(compilePcre('a*'))).toBeUndefined();
     expect(regexPrefilter(compilePcre('.'))).toBeUndefined();
+  });
+
+  it('class transfers cover what each transformation can produce', () => {
+    const unit = fc.oneof(
+      fc.constantFrom(...'%+&#;\\/.\'"^,; \t\n\r\x00\xa0\xc3\xa9<>()*-_=xX0aAuUfF'),
+      fc.integer({ min: 0, max: 255 }).map((c) => String.fromCharCode(c)),
+    );
+    const samples = fc.sample(fc.string({ maxLength: 24, unit }), 2000);
+    samples.push(
+      '',
+      '%41',
+      '%u0041',
+      '%uff21',
+      '&#x3c;',
+      '&lt;',
+      '\\x3c',
+      '\\3c ',
+      '/*x*/',
+      'a  b',
+      'YWJj',
+      '\xc3\xa9',
+    );
+    for (const name of KNOWN_TRANSFERS) {
+      const def = getTransformation(name)!;
+      const steps = Int32Array.from(transferOf(name));
+      for (const s of samples) {
+        const [lo, hi] = classBits(s);
+        transfer(steps, lo, hi);
+        const [olo, ohi] = classBits(def.transform(s));
+        const ok = (olo & ~transferredLo()) === 0 && (ohi & ~transferredHi()) === 0;
+        if (!ok) expect(`${name}(${JSON.stringify(s)})`).toBe('covered');
+      }
+    }
   });
 
   it('hold for every value of the CRS regression corpus at PL4', () => {

@@ -4,7 +4,8 @@
 
 import { passes } from '../regex/prefilter.ts';
 import type { Rule, Transaction } from '../types.ts';
-import { removalsFor, targetName, targetValues, unionBits } from './targets.ts';
+import { transfer, transferredHi, transferredLo } from './class-transfer.ts';
+import { removalsFor, setUnionBits, targetName, targetValues } from './targets.ts';
 import { applyChain, chainSteps, setClassBits } from './transform-chain.ts';
 
 function onMatch(tx: Transaction, link: Rule, name: string, value: string): void {
@@ -12,6 +13,8 @@ function onMatch(tx: Transaction, link: Rule, name: string, value: string): void
   const actions = link.actions;
   for (let i = 0; i < actions.length; i++) actions[i]!.fn(tx, link);
 }
+
+const NO_STEPS = new Int32Array(0);
 
 function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
   tx.capture = link.capture;
@@ -26,17 +29,19 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
   const removals = removalsFor(tx, starter);
   const chain = link.transform;
   const pre = link.prefilter;
-  // with a prefilter and no negation, a target whose values together miss it is skipped whole
-  const skipTargets = pre !== undefined && !negated && !link.multiMatch;
-  const unionIndex = chain === undefined ? 0 : chain.id + 1;
+  // With a prefilter and no negation, what the transformations can make of the raw classes rules
+  // out a whole target, or a value, before anything is transformed.
+  const early = pre !== undefined && !negated && !link.multiMatch;
+  const steps = chain === undefined ? NO_STEPS : chain.transfer;
   let matched = false;
   for (let t = 0; t < targets.length; t++) {
     const tv = targetValues(tx, link, t, removals);
     const recs = tv.recs;
     if (recs.length === 0) continue;
-    if (skipTargets) {
-      if (tv.unionLo[unionIndex] === undefined) unionBits(tx, tv, chain);
-      if (!passes(pre, tv.unionLo[unionIndex]!, tv.unionHi[unionIndex]!)) continue;
+    if (early) {
+      if (!tv.hasBits) setUnionBits(tv);
+      transfer(steps, tv.lo, tv.hi);
+      if (!passes(pre, transferredLo(), transferredHi())) continue;
     }
     for (let i = 0; i < recs.length; i++) {
       const raw = recs[i]!;
@@ -48,6 +53,11 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
           }
         }
         continue;
+      }
+      if (early) {
+        if (!raw.hasBits) setClassBits(raw);
+        transfer(steps, raw.lo, raw.hi);
+        if (!passes(pre, transferredLo(), transferredHi())) continue;
       }
       const rec = chain === undefined ? raw : (raw.chain[chain.id] ?? applyChain(tx, chain, raw));
       let hit: boolean;

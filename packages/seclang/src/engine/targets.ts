@@ -3,21 +3,19 @@
 // values in order), so targets shared by many rules (`ARGS`, `REQUEST_COOKIES`…) are resolved once
 // per phase and transaction; targets on dynamic variables (TX, MATCHED_VAR…) every time.
 
-import type { Entry, Rule, Target, Transaction, TransformChain } from '../types.ts';
+import type { Entry, Rule, Target, Transaction } from '../types.ts';
 import type { TargetRemoval } from './transaction.ts';
-import { applyChain, recFor, setClassBits, type ValueRec } from './transform-chain.ts';
+import { recFor, setClassBits, type ValueRec } from './transform-chain.ts';
 
 /** The values of one target: records of the transaction's value cache and the entries' keys. */
 export interface TargetValues {
   readonly recs: ValueRec[];
   /** The entry key of each value ('' for scalars and counts). */
   readonly keys: string[];
-  /**
-   * By transformation chain (index 0: none, else node id + 1): the class bits of all the values
-   * after that chain, OR-ed (see `unionBits`); filled on first use.
-   */
-  readonly unionLo: number[];
-  readonly unionHi: number[];
+  /** The OR of the raw values' class bits (regex/prefilter.ts), once `hasBits`. */
+  lo: number;
+  hi: number;
+  hasBits: boolean;
 }
 
 function selectEntries(tx: Transaction, t: Target): readonly Entry[] {
@@ -45,32 +43,27 @@ function removedBy(name: string, key: string, removals: readonly TargetRemoval[]
   return false;
 }
 
-const NONE: TargetValues = { recs: [], keys: [], unionLo: [], unionHi: [] };
+const NONE: TargetValues = { recs: [], keys: [], lo: 0, hi: 0, hasBits: true };
 const ONE_KEY = [''];
 
 function values(recs: ValueRec[], keys: string[]): TargetValues {
-  return { recs, keys, unionLo: [], unionHi: [] };
+  return { recs, keys, lo: 0, hi: 0, hasBits: false };
 }
 
-/**
- * Fills `tv.unionLo/unionHi[index]` with the OR of the class bits of every value after `chain`.
- * A prefilter that this union misses rules out every value of the target at once.
- */
-export function unionBits(tx: Transaction, tv: TargetValues, chain: TransformChain | undefined): number {
-  const index = chain === undefined ? 0 : chain.id + 1;
+/** Fills the target's union of raw class bits. */
+export function setUnionBits(tv: TargetValues): void {
   let lo = 0;
   let hi = 0;
   const recs = tv.recs;
   for (let i = 0; i < recs.length; i++) {
-    const raw = recs[i]!;
-    const rec = chain === undefined ? raw : (raw.chain[chain.id] ?? applyChain(tx, chain, raw));
+    const rec = recs[i]!;
     if (!rec.hasBits) setClassBits(rec);
     lo |= rec.lo;
     hi |= rec.hi;
   }
-  tv.unionLo[index] = lo;
-  tv.unionHi[index] = hi;
-  return index;
+  tv.lo = lo;
+  tv.hi = hi;
+  tv.hasBits = true;
 }
 
 /** The ctl: target removals that apply to the rule chain started by `starter`, if any. */

@@ -9,6 +9,7 @@
 import { classBits } from '../regex/prefilter.ts';
 import { getTransformation } from '../transformations/index.ts';
 import type { Transaction, TransformationDef, TransformChain } from '../types.ts';
+import { transferOf } from './class-transfer.ts';
 
 const nodes = new Map<string, TransformChain>();
 const steps = new Map<TransformationDef, number>();
@@ -32,7 +33,8 @@ export function chainFor(names: readonly string[]): TransformChain | undefined {
     let next = nodes.get(key);
     if (!next) {
       const def = getTransformation(name);
-      next = { id: nodes.size, step: stepOf(def), names: key, parent: node, def };
+      const transfer = Int32Array.from([...(node?.transfer ?? []), ...transferOf(def?.name)]);
+      next = { id: nodes.size, step: stepOf(def), names: key, transfer, parent: node, def };
       nodes.set(key, next);
     }
     node = next;

@@ -113,7 +113,7 @@ function maskOfBytes(set: Uint8Array): Mask {
 const KEEP = 4;
 const MAX_MASKS = 3;
 /** A mask that most benign values pass is not worth checking. */
-const MAX_COST = 0.6;
+const MAX_COST = 0.9;
 
 /** The cheapest masks of `candidates`, without duplicates or masks implied by a kept one. */
 function best(candidates: readonly Mask[], limit: number): Mask[] {
