@@ -9,7 +9,7 @@
 // which only adds paths, so the check errs on the side of refusing.
 
 import { type CharSet, intersect, intersects } from './char-set.ts';
-import type { RegexNode } from './regex.ts';
+import type { RegexNode } from './regex-reader.ts';
 
 const MAX_POSITIONS = 400;
 const MAX_PAIR_EDGES = 2_000_000;
