@@ -71,13 +71,11 @@ export class CompareEmitter {
 
   private bytes(e: CompareExpr, lhs: string, lit: string): string {
     const c = this.k(lit);
+    if (e.op === 'eq') return `(${lhs} === ${c})`;
+    if (e.op === 'ne') return `(${lhs} !== ${c})`;
     const t = this.scope.temp();
     const defined = `(${t} = ${lhs}) !== undefined`;
     switch (e.op) {
-      case 'eq':
-        return `(${lhs} === ${c})`;
-      case 'ne':
-        return `(${lhs} !== ${c})`;
       case 'lt':
         return `(${defined} && ${t} < ${c})`;
       case 'le':

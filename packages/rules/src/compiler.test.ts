@@ -3,6 +3,7 @@
 // like any other bytes, and never appear in the source, which contains no quote, backslash or
 // slash at all. Plus the code paths that only generated code has (memoised calls, fused loops).
 
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { context, scheme } from '../test/helpers.ts';
 import { compile, generate } from './compiler.ts';
@@ -25,7 +26,11 @@ const HOSTILE = [
 
 /** A Rules string literal for `text` (quoted, with escapes). */
 function quoted(text: string): string {
-  const bytes = Buffer.from(text, 'utf8').toString('latin1');
+  return quotedBytes(Buffer.from(text, 'utf8').toString('latin1'));
+}
+
+/** A Rules string literal for a byte string. */
+function quotedBytes(bytes: string): string {
   let out = '"';
   for (const ch of bytes) {
     const c = ch.charCodeAt(0);
@@ -94,6 +99,24 @@ describe('generated code', () => {
     expect(filter.execute(context(values))).toBe(true);
     expect(filter.execute(context({ ...values, 'tcp.port': 8010 }))).toBe(false);
     expect(filter.execute(context({ ...values, 'http.path': '/q"\'*/${x}' }))).toBe(false);
+  });
+
+  it('holds for any bytes in any literal position (property)', () => {
+    const bytes = fc.string({ unit: fc.integer({ min: 0, max: 255 }).map((c) => String.fromCharCode(c)) });
+    fc.assert(
+      fc.property(bytes, bytes, (a, b) => {
+        const qa = quotedBytes(a);
+        const qb = quotedBytes(b);
+        const expression = `http.headers[${qa}][0] eq ${qb} and http.host in {${qa} ${qb}} and http.ua contains ${qb}`;
+        const { source } = generate(parse(expression, scheme));
+        expect(source).not.toMatch(/["'`\\/*$#]/);
+        const filter = compile(parse(expression, scheme));
+        const values = { 'http.headers': { [a]: [b] }, 'http.host': b, 'http.ua': `x${b}` };
+        expect(filter.execute(context(values))).toBe(true);
+        expect(filter.execute(context({ ...values, 'http.host': `${a}${b}!` }))).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('refuses to link source holding a quote, a slash or a backslash', () => {

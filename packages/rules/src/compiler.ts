@@ -205,8 +205,8 @@ class CodeGen {
     if (arg.kind !== 'compare' || !arg.lhs.each || arg.rhs.kind === 'list_ref') return undefined;
     const loop = this.out.block('a', (scope) => {
       const test = new CompareEmitter(this.out, scope).code(arg, typeOf(arg.lhs), 'v');
-      const [hit, found] = kind === 'some' ? [test, 'true'] : [`!${test}`, 'false'];
-      return `for (let i = 0; i < a.length; i++) { const v = a[i]; if (${hit}) return ${found}; } return !${found};`;
+      const [hit, found, missed] = kind === 'some' ? [test, 'true', 'false'] : [`!${test}`, 'false', 'true'];
+      return `for (let i = 0; i < a.length; i++) { const v = a[i]; if (${hit}) return ${found}; } return ${missed};`;
     });
     return `${loop}(${this.each(arg.lhs)})`;
   }
