@@ -117,6 +117,10 @@ export interface TransformChain {
   readonly names: string;
   /** The class transfers of the path from the root to this node (engine/class-transfer.ts). */
   readonly transfer: Int32Array;
+  /** When `keeps`: the step is the identity on values without these classes (class-transfer.ts). */
+  readonly keeps: boolean;
+  readonly keepLo: number;
+  readonly keepHi: number;
   readonly parent: TransformChain | undefined;
   readonly def: TransformationDef | undefined;
 }

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  identityUnless,
   KNOWN_TRANSFERS,
   transfer,
   transferOf,
@@ -119,6 +120,10 @@ describe('operator prefilters', () => {
         const [olo, ohi] = classBits(def.transform(s));
         const ok = (olo & ~transferredLo()) === 0 && (ohi & ~transferredHi()) === 0;
         if (!ok) expect(`${name}(${JSON.stringify(s)})`).toBe('covered');
+        const keep = identityUnless(name);
+        if (keep && ((lo & keep[0]) | (hi & keep[1])) === 0 && def.transform(s) !== s) {
+          expect(`${name}(${JSON.stringify(s)})`).toBe('unchanged');
+        }
       }
     }
   });

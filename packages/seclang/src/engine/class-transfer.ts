@@ -9,6 +9,8 @@
 import { CLASS_OF } from '../regex/prefilter.ts';
 
 interface TransferSpec {
+  /** The output is the input itself when the input holds none of these characters. */
+  identityUnless?: string;
   /** Classes the output may hold whatever the input (even when it is empty). */
   always?: string | 'any';
   /** [if the input holds one of these characters, the output may also hold these] */
@@ -20,33 +22,35 @@ const HEX_LOWER = '0123456789abcdef';
 const SPECS: Record<string, TransferSpec> = {
   none: {},
   lowercase: {},
-  removeNulls: {},
-  removeWhitespace: {},
-  trim: {},
-  trimLeft: {},
-  trimRight: {},
-  normalizePath: {},
-  normalisePath: {},
-  normalizePathWin: { rules: [['\\', '/']] },
+  removeNulls: { identityUnless: '\0' },
+  removeWhitespace: { identityUnless: '\t \xa0' },
+  trim: { identityUnless: '\t ' },
+  trimLeft: { identityUnless: '\t ' },
+  trimRight: { identityUnless: '\t ' },
+  normalizePath: { identityUnless: '/.' },
+  normalisePath: { identityUnless: '/.' },
+  normalizePathWin: { identityUnless: '\\/.', rules: [['\\', '/']] },
   urlDecode: {
+    identityUnless: '%+',
     rules: [
       ['%', 'any'],
       ['+', ' '],
     ],
   },
   urlDecodeUni: {
+    identityUnless: '%+',
     rules: [
       ['%', 'any'],
       ['+', ' '],
     ],
   },
-  htmlEntityDecode: { rules: [['&', 'any']] },
-  jsDecode: { rules: [['\\', 'any']] },
-  cssDecode: { rules: [['\\', 'any']] },
-  utf8toUnicode: { rules: [['\x80', `%u${HEX_LOWER}`]] },
-  compressWhitespace: { rules: [['\t\n\v\f\r\xa0', ' ']] },
+  htmlEntityDecode: { identityUnless: '&', rules: [['&', 'any']] },
+  jsDecode: { identityUnless: '\\', rules: [['\\', 'any']] },
+  cssDecode: { identityUnless: '\\', rules: [['\\', 'any']] },
+  utf8toUnicode: { identityUnless: '\x80', rules: [['\x80', `%u${HEX_LOWER}`]] },
+  compressWhitespace: { identityUnless: '\t \xa0', rules: [['\t\n\v\f\r\xa0', ' ']] },
   cmdLine: { rules: [['\t\n\r,;', ' ']] },
-  replaceComments: { rules: [['/', ' ']] },
+  replaceComments: { identityUnless: '/', rules: [['/', ' ']] },
   base64Decode: { rules: [['any', 'any']] },
   base64Encode: { rules: [['any', 'any']] },
   hexDecode: { rules: [['any', 'any']] },
@@ -81,6 +85,12 @@ export function transferOf(name: string | undefined): number[] {
   const out = [alo, ahi, spec.rules?.length ?? 0];
   for (const [when, add] of spec.rules ?? []) out.push(...mask(when), ...mask(add));
   return out;
+}
+
+/** [lo, hi] of the classes whose absence makes the transformation the identity, or undefined. */
+export function identityUnless(name: string | undefined): [number, number] | undefined {
+  const chars = name === undefined ? undefined : SPECS[name]?.identityUnless;
+  return chars === undefined ? undefined : mask(chars);
 }
 
 let outLo = 0;

@@ -16,6 +16,12 @@ function onMatch(tx: Transaction, link: Rule, name: string, value: string): void
 
 const NO_STEPS = new Int32Array(0);
 
+/** The key of a `TX:key` target as written in the rule (MATCHED_VAR_NAME keeps its case). */
+function txRawKey(link: Rule, t: number): string {
+  const sel = link.targets[t]!.selector;
+  return sel.kind === 'key' ? sel.raw : '';
+}
+
 function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
   tx.capture = link.capture;
   const op = link.operator;
@@ -35,6 +41,19 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
   const steps = chain === undefined ? NO_STEPS : chain.transfer;
   let matched = false;
   for (let t = 0; t < targets.length; t++) {
+    // a plain TX:key (or &TX:key) under a rule without transformations or prefilter: read directly
+    const txKey = link.targetTxKeys[t];
+    if (txKey !== undefined && removals === undefined && chain === undefined && pre === undefined) {
+      const value = tx.tx.get(txKey);
+      const count = link.targets[t]!.count;
+      if (value === undefined && !count) continue;
+      const v = count ? (value === undefined ? '0' : '1') : value!;
+      if (op(tx, v) !== negated) {
+        matched = true;
+        onMatch(tx, link, count ? link.targetNames[t]! : targetName(link, t, txRawKey(link, t)), v);
+      }
+      continue;
+    }
     const tv = targetValues(tx, link, t, removals);
     const recs = tv.recs;
     if (recs.length === 0) continue;

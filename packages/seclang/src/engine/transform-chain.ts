@@ -9,7 +9,7 @@
 import { classBits } from '../regex/prefilter.ts';
 import { getTransformation } from '../transformations/index.ts';
 import type { Transaction, TransformationDef, TransformChain } from '../types.ts';
-import { transferOf } from './class-transfer.ts';
+import { identityUnless, transferOf } from './class-transfer.ts';
 
 const nodes = new Map<string, TransformChain>();
 const steps = new Map<TransformationDef, number>();
@@ -34,7 +34,18 @@ export function chainFor(names: readonly string[]): TransformChain | undefined {
     if (!next) {
       const def = getTransformation(name);
       const transfer = Int32Array.from([...(node?.transfer ?? []), ...transferOf(def?.name)]);
-      next = { id: nodes.size, step: stepOf(def), names: key, transfer, parent: node, def };
+      const keep = identityUnless(def?.name);
+      next = {
+        id: nodes.size,
+        step: stepOf(def),
+        names: key,
+        transfer,
+        keeps: keep !== undefined,
+        keepLo: keep?.[0] ?? 0,
+        keepHi: keep?.[1] ?? 0,
+        parent: node,
+        def,
+      };
       nodes.set(key, next);
     }
     node = next;
@@ -86,6 +97,14 @@ export function applyChain(tx: Transaction, chain: TransformChain, rec: ValueRec
     const known = input.step[step];
     if (known !== undefined) out = known;
     else {
+      if (chain.keeps) {
+        if (!input.hasBits) setClassBits(input);
+        if (((input.lo & chain.keepLo) | (input.hi & chain.keepHi)) === 0) {
+          input.step[step] = input;
+          rec.chain[chain.id] = input;
+          return input;
+        }
+      }
       const s = def.transform(input.s);
       out = s === input.s ? input : recFor(tx, s);
       input.step[step] = out;

@@ -463,6 +463,12 @@ export function phrasePrefilter(phrases: readonly string[]): Prefilter | undefin
   return pack(masks);
 }
 
+/** A prefilter requiring one of `chars` (exactly as given: a letter stands for both cases). */
+export function anyOfPrefilter(chars: string): Prefilter {
+  const [lo, hi] = classBits(chars);
+  return Int32Array.of(lo, hi);
+}
+
 /** Class bits of `s`: [lo, hi]; all bits when `s` holds a character above 0xFF. */
 export function classBits(s: string): [number, number] {
   let lo = 0;

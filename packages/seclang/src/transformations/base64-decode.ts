@@ -8,9 +8,10 @@ for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 }
 
 export function decodeBase64(input: string): string {
-  let out = '';
+  const codes: number[] = [];
   let acc = 0;
   let bits = 0;
+  let out = '';
   for (let i = 0; i < input.length; i++) {
     const c = input.charCodeAt(i);
     const v = c < 128 ? VALUES[c]! : -1;
@@ -19,10 +20,14 @@ export function decodeBase64(input: string): string {
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
-      out += String.fromCharCode((acc >> bits) & 0xff);
+      codes.push((acc >> bits) & 0xff);
+      if (codes.length === 4096) {
+        out += String.fromCharCode(...codes);
+        codes.length = 0;
+      }
     }
   }
-  return out;
+  return codes.length === 0 ? out : out + String.fromCharCode(...codes);
 }
 
 export const base64Decode: TransformationDef = {
