@@ -73,7 +73,9 @@ function decimal(
     ? value > range.min && value < range.max
     : value >= range.min && value <= range.max;
   if (!/^\d+(\.\d+)?$/.test(raw) || !inRange) {
-    const bounds = range.exclusive ? `between ${range.min} and ${range.max}` : `from ${range.min} to ${range.max}`;
+    const bounds = range.exclusive
+      ? `between ${range.min} and ${range.max}`
+      : `from ${range.min} to ${range.max}`;
     throw new ConfigError(name, `expected a number ${bounds}, got "${raw}"`);
   }
   return value;

@@ -10,19 +10,29 @@ import { ensureReferenceData, loadReference, type Reference } from './reference/
 import { placesRoutes } from './routes/index.ts';
 import { cursorSecret } from './store/meta.ts';
 
-export { DEFAULT_PLACES_CONFIG, loadPlacesConfig, type PlacesConfig } from './config.ts';
+export {
+  DEFAULT_EDITS_CONFIG,
+  DEFAULT_PLACES_CONFIG,
+  type EditsConfig,
+  loadEditsConfig,
+  loadPlacesConfig,
+  type PlacesConfig,
+} from './config.ts';
 export type { PlaceRecord } from './data/place-record.ts';
 export { DEMO_SEED, seedDemo } from './demo.ts';
 export type { PlacesDeps } from './deps.ts';
+export * from './edits/index.ts';
 export { type GenerateOptions, generatePlaces, MAX_GENERATE } from './generate/run.ts';
 export { type ImportOptions, type ImportResult, importPlacesFile } from './import/run.ts';
 export { placesMigrations } from './migrations.ts';
 export { type City, gazetteer } from './reference/cities.ts';
 export { ensureReferenceData } from './reference/reference.ts';
 export { placeDetails } from './search/details.ts';
-export { search } from './search/search.ts';
+export type { RawQuery } from './search/params.ts';
+export { type SearchAnswer, search } from './search/search.ts';
 export { writePlaces } from './store/places-write.ts';
 export { listUsage, type UsageRow } from './store/usage.ts';
+export { type ContributorAccuracy, contributorAccuracy, type OutcomeCounts } from './trust/contributor.ts';
 
 export interface Places {
   module: ServiceModule;

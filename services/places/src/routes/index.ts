@@ -12,8 +12,17 @@ import type { UsageCounter } from '../access/usage.ts';
 import type { PlacesDeps } from '../deps.ts';
 import { autocompleteRoute } from './autocomplete.ts';
 import { detailsRoute } from './details.ts';
+import { historyRoute } from './history.ts';
 import { matchRoute } from './match.ts';
 import { searchRoute } from './search.ts';
+import { suggestEditRoute } from './suggest-edit.ts';
+import { suggestFlagRoute } from './suggest-flag.ts';
+import { suggestMergeRoute } from './suggest-merge.ts';
+import { suggestPlaceRoute } from './suggest-place.ts';
+import { suggestRemoveRoute } from './suggest-remove.ts';
+import { suggestReviewRoute } from './suggest-review.ts';
+import { suggestStatusRoute } from './suggest-status.ts';
+import { voteRoute } from './vote.ts';
 
 export const PLACES_API_VERSION_HEADER = 'X-Places-Api-Version';
 
@@ -53,5 +62,14 @@ export function placesRoutes(
     matchRoute(app, deps);
     detailsRoute(app, deps);
     autocompleteRoute(app, deps);
+    suggestEditRoute(app, deps);
+    suggestRemoveRoute(app, deps);
+    suggestFlagRoute(app, deps);
+    suggestMergeRoute(app, deps);
+    suggestPlaceRoute(app, deps);
+    suggestStatusRoute(app, deps);
+    suggestReviewRoute(app, deps);
+    voteRoute(app, deps);
+    historyRoute(app, deps);
   };
 }

@@ -1,0 +1,66 @@
+import type { AuthContext } from '@cairn/kit';
+import type { PlacesDeps } from '../deps.ts';
+import { placeNotFound } from '../errors.ts';
+import { parseInteger } from '../search/params.ts';
+import { historyOf } from '../store/history.ts';
+import { findPlace } from '../store/places-read.ts';
+import { type ApiParams, ParamReader } from './params.ts';
+import { placeIdParam } from './suggest.ts';
+import type { Json } from './types.ts';
+
+export interface HistoryItem {
+  id: number;
+  edit_id: string;
+  suggested_edit_type: string;
+  action: 'apply' | 'rollback';
+  field: string;
+  from: Json;
+  to: Json;
+  at: string;
+  attribution: {
+    organization_id: string | null;
+    app_id: string | null;
+    user_id: number | null;
+    credential_kind: string;
+  };
+}
+
+/**
+ * `GET /places/{fsq_place_id}/history` (our extension): every field change applied to the place by an
+ * accepted edit, and every rollback, newest first, with who (organization, app, user, credential kind) and
+ * when. Also answers for a place that a removal or merge took out. `limit` 1–100 (default 50); `before` (an
+ * item's id) pages back.
+ */
+export async function placeHistory(
+  deps: PlacesDeps,
+  _auth: AuthContext,
+  params: ApiParams,
+): Promise<{ fsq_place_id: string; history: HistoryItem[] }> {
+  const p = new ParamReader(params, ['fsq_place_id', 'limit', 'before']);
+  const id = placeIdParam(p);
+  const limitText = p.text('limit');
+  const limit = limitText === undefined ? 50 : parseInteger('limit', limitText, 1, 100);
+  const beforeText = p.text('before');
+  const before = beforeText === undefined ? undefined : parseInteger('before', beforeText, 1, 999_999_999);
+  const rows = await historyOf(deps.db, id, limit, before);
+  if (rows.length === 0 && before === undefined && !(await findPlace(deps.db, id))) throw placeNotFound(id);
+  return {
+    fsq_place_id: id,
+    history: rows.map((r) => ({
+      id: r.id,
+      edit_id: r.edit_id,
+      suggested_edit_type: r.suggested_edit_type,
+      action: r.action,
+      field: r.field,
+      from: r.from,
+      to: r.to,
+      at: r.at.toISOString(),
+      attribution: {
+        organization_id: r.organization_id,
+        app_id: r.app_id,
+        user_id: r.user_id,
+        credential_kind: r.credential_kind,
+      },
+    })),
+  };
+}

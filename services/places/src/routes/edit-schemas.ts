@@ -1,0 +1,214 @@
+import { Type } from 'typebox';
+
+/** Route schemas of the suggested-edit endpoints: documentation; values are checked in edits/. */
+const text = (description: string) =>
+  Type.Optional(Type.String({ description, 'x-message': 'must be given once, as text' }));
+
+const DRY_RUN = text(
+  'true: validate and answer with what would be created (and whether it would apply), writing nothing',
+);
+const COMMENT = text('A note for voters, at most 1000 characters');
+
+export const PlaceIdParams = Type.Object({ fsq_place_id: Type.String({ description: 'The place id' }) });
+export const EditIdParams = Type.Object({ edit_id: Type.String({ description: 'The suggested edit id' }) });
+
+const FIELDS = {
+  name: text('New name, at most 200 characters'),
+  latitude: text('Decimal degrees, -90 to 90'),
+  longitude: text('Decimal degrees, -180 to 180'),
+  address: text('Street address'),
+  locality: text('City or town'),
+  region: text('State, province or region'),
+  postcode: text('Postal code'),
+  country_code: text('ISO 3166-1 alpha-2, e.g. FR'),
+  tel: text('Phone number, 5–15 digits; +country code for the international form'),
+  website: text('http or https URL'),
+  email: text('Email address'),
+  description: text('At most 300 characters'),
+  hours: text('day,start,end[,label] joined with ";" (Monday = 1, HHMM, +HHMM for the next day)'),
+  facebook_url: text('Facebook page URL'),
+  instagram: text('Instagram handle'),
+  twitter: text('Twitter handle'),
+};
+
+export const SuggestEditQuery = Type.Object({
+  ...FIELDS,
+  add_fsq_category_ids: text('Categories to add (comma list of ids)'),
+  remove_fsq_category_ids: text('Categories to remove'),
+  primary_fsq_category_id: text('The category to list first'),
+  add_fsq_chain_ids: text('Chains to add'),
+  remove_fsq_chain_ids: text('Chains to remove'),
+  primary_fsq_chain_id: text('The chain to list first'),
+  chains: text('The whole chain list (not with add/remove/primary_fsq_chain_id)'),
+  unset_fields: text(
+    'Fields to clear: address, locality, region, postcode, tel, website, email, description, hours, facebook_url, instagram, twitter, chains',
+  ),
+  comment: COMMENT,
+  dry_run: DRY_RUN,
+});
+
+export const SuggestRemoveQuery = Type.Object({
+  reason: text('Required: CLOSED, DOESNT_EXIST, INAPPROPRIATE, NOT_CLOSED, OTHER or PRIVATE'),
+  comment: COMMENT,
+  dry_run: DRY_RUN,
+});
+
+export const SuggestFlagQuery = Type.Object({
+  fields: text(
+    'Fields that are wrong: address, latitude, longitude, locality, name, tel, postcode, region, state, website, placeActions',
+  ),
+  problem: text(
+    'Or a problem: closed, doesnt_exist, duplicate, inappropriate, incorrect_items, locationreview, mislocated, not_closed, other, private, public, suspicious_hours',
+  ),
+  comment: COMMENT,
+  dry_run: DRY_RUN,
+});
+
+export const SuggestMergeQuery = Type.Object({
+  duplicate_fsq_place_ids: text('Required: comma list of the places that duplicate this one (at most 10)'),
+  comment: COMMENT,
+  dry_run: DRY_RUN,
+});
+
+export const SuggestPlaceQuery = Type.Object({
+  ...FIELDS,
+  name: text('Required: the name of the new place'),
+  latitude: text('Required: decimal degrees'),
+  longitude: text('Required: decimal degrees'),
+  categories: text('Comma list of category ids'),
+  chains: text('Comma list of chain ids'),
+  comment: COMMENT,
+  dry_run: DRY_RUN,
+});
+
+export const StatusQuery = Type.Object({
+  suggested_edit_ids: text('Comma list of edit ids; default: the caller’s own edits, newest first'),
+  limit: text('0–50, default 10'),
+});
+
+export const ReviewQuery = Type.Object({
+  near: text('A city, e.g. "Paris, FR"'),
+  ne: text('North-east corner, with sw'),
+  sw: text('South-west corner, with ne'),
+  ll: text('Latitude,longitude, with radius'),
+  radius: text('Metres around ll or near, 0–100000 (default 22000 around ll)'),
+  limit: text('Places, 1–50, default 10'),
+});
+
+export const VoteQuery = Type.Object({ vote: text('Required: approve, reject or skip'), dry_run: DRY_RUN });
+
+export const HistoryQuery = Type.Object({
+  limit: text('1–100, default 50'),
+  before: text('An item id: older items only (paging back)'),
+});
+
+const Json = Type.Unknown({ description: 'A JSON value' });
+const Tally = Type.Object(
+  {
+    approve: Type.Integer(),
+    reject: Type.Integer(),
+    skip: Type.Integer(),
+    author_weight: Type.Number({ description: 'The author’s own approval, from their trust' }),
+    approve_weight: Type.Number({ description: 'Trust-weighted approvals, the author’s weight included' }),
+    reject_weight: Type.Number(),
+    accept_quorum: Type.Number(),
+    reject_quorum: Type.Number(),
+  },
+  { additionalProperties: true },
+);
+
+export const EditView = Type.Object(
+  {
+    id: Type.Union([Type.String(), Type.Null()], { description: 'null in a dry run of a suggestion' }),
+    fsq_place_id: Type.Union([Type.String(), Type.Null()]),
+    suggested_edit_type: Type.String({ description: 'edit, remove, flag, merge or new_place' }),
+    created_at: Type.String({ format: 'date-time' }),
+    resolved_time: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    rolled_back: Type.Union([
+      Type.Object({ time: Type.String({ format: 'date-time' }), reason: Type.String() }),
+      Type.Null(),
+    ]),
+    status: Type.String({ description: 'pending, accepted, rejected or rolled_back' }),
+    created_fsq_place_id: Type.Union([Type.String(), Type.Null()]),
+    matched_fsq_place_id: Type.Union([Type.String(), Type.Null()]),
+    changes: Type.Array(
+      Type.Object({
+        fsq_place_id: Type.Union([Type.String(), Type.Null()]),
+        field: Type.String(),
+        from: Json,
+        to: Json,
+      }),
+    ),
+    details: Type.Object({}, { additionalProperties: true }),
+    votes: Tally,
+    resolution: Type.Union([Type.Object({ kind: Type.String(), reason: Type.String() }), Type.Null()]),
+    own: Type.Boolean({ description: 'Whether the caller made this edit' }),
+    my_vote: Type.Union([Type.String(), Type.Null()]),
+    dry_run: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);
+
+const Errors = Type.Array(Type.Object({ message: Type.String() }, { additionalProperties: true }));
+
+export const SuggestResponse = Type.Object({ suggested_edits: Type.Array(EditView), errors: Errors });
+
+export const SuggestPlaceResponse = Type.Object({
+  new_place_suggestion: EditView,
+  matched_fsq_place: Type.Union([
+    Type.Object({ fsq_place_id: Type.String(), name: Type.String() }),
+    Type.Null(),
+  ]),
+  errors: Errors,
+  suggested_edits: Type.Array(EditView),
+});
+
+export const StatusResponse = Type.Object({ suggested_edits: Type.Array(EditView) });
+
+export const ReviewResponse = Type.Object({
+  venues: Type.Array(
+    Type.Object(
+      {
+        fsq_place_id: Type.Union([Type.String(), Type.Null()]),
+        venue_name: Type.String(),
+        location: Type.Object({}, { additionalProperties: true }),
+        latitude: Type.Number(),
+        longitude: Type.Number(),
+        woe_types: Type.Array(Type.String()),
+        woe_count: Type.Integer(),
+        woes: Type.Array(EditView),
+      },
+      { additionalProperties: true },
+    ),
+  ),
+});
+
+export const HistoryResponse = Type.Object({
+  fsq_place_id: Type.String(),
+  history: Type.Array(
+    Type.Object(
+      {
+        id: Type.Integer(),
+        edit_id: Type.String(),
+        suggested_edit_type: Type.String(),
+        action: Type.String({ description: 'apply or rollback' }),
+        field: Type.String(),
+        from: Json,
+        to: Json,
+        at: Type.String({ format: 'date-time' }),
+        attribution: Type.Object(
+          {
+            organization_id: Type.Union([Type.String(), Type.Null()]),
+            app_id: Type.Union([Type.String(), Type.Null()]),
+            user_id: Type.Union([Type.Integer(), Type.Null()]),
+            credential_kind: Type.String({
+              description: 'service_key, managed_user, oauth_user or operator',
+            }),
+          },
+          { additionalProperties: true },
+        ),
+      },
+      { additionalProperties: true },
+    ),
+  ),
+});
