@@ -27,7 +27,7 @@ function expectWellFormed(a: Answer) {
   expect(a.status, a.text).toBeLessThan(500);
   if (a.status >= 400) {
     expect(a.body).toMatchObject({ success: false, result: null });
-    expect([10400, 7003, 50002, 10405, 10000, 10503]).toContain(a.body.errors[0]!.code);
+    expect([10400, 7000, 7003, 50002, 10405, 10000, 10503]).toContain(a.body.errors[0]!.code);
     expect(a.body.errors[0]!.message.length).toBeGreaterThan(10);
   } else expect(a.body.success).toBe(true);
 }
