@@ -90,10 +90,12 @@ class CodeGen {
     return this.out.arrow(params, (scope) => body(new CodeGen(this.scheme, this.out, scope)));
   }
 
+  /** The field's slot, computed on first use (`ExecutionContext.read` inlined by hand). */
   private field(name: string): string {
     const def = this.scheme.field(name);
     if (!def) throw new TypeError(`unknown field ${name}`);
-    return `ctx.read(${def.index})`;
+    const t = this.scope.temp();
+    return `((${t} = ctx.values[${def.index}]) !== NC ? ${t} : ctx.compute(${def.index}))`;
   }
 
   /** A scalar boolean position. */

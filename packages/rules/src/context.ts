@@ -3,11 +3,10 @@
 // most once per context, on first use, and type-checked against the scheme when it arrives.
 
 import { RulesContextError } from './errors.ts';
+import { NOT_COMPUTED } from './runtime.ts';
 import type { FieldDef, Scheme } from './scheme.ts';
 import { coerceValue } from './values/coerce.ts';
 import type { ListMatcher } from './values/list-matcher.ts';
-
-const NOT_COMPUTED: unique symbol = Symbol('not computed');
 
 export type FieldGetter = () => unknown;
 
@@ -37,7 +36,10 @@ function freshSlots(scheme: Scheme): unknown[] {
 }
 
 export class ExecutionContext {
-  /** Values by field index (NOT_COMPUTED until first read). Read through `read`. */
+  /**
+   * Values by field index (NOT_COMPUTED until first read). Generated filters (compiler.ts) read
+   * these slots directly and call `compute` for a NOT_COMPUTED one, as `read` does.
+   */
   private readonly values: unknown[];
   /** `define`d getters by field index, allocated on the first `define`. */
   private getters: (FieldGetter | undefined)[] | undefined;
@@ -89,6 +91,7 @@ export class ExecutionContext {
     return v !== NOT_COMPUTED ? v : this.compute(index);
   }
 
+  /** Computes slot `index` and stores it (also called by generated filters, see `values`). */
   private compute(index: number): unknown {
     const def = this.scheme.fields[index];
     if (!def) throw new RulesContextError(`no field at index ${index}`);
