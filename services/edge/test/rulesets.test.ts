@@ -856,3 +856,24 @@ describe('bad input: status, code, message and pointer; the store untouched', ()
     expect(z.body.errors.map((e) => e.code)).toEqual([7003, 7000]);
   });
 });
+
+describe('concurrent writers', () => {
+  it('parallel entry point writes each get their own version; parallel creates give one ruleset and 20217s', async () => {
+    const z = f.zones.pro.id;
+    const put = (i: number) =>
+      call(f, 'PUT', `/zones/${z}/rulesets/phases/${CUSTOM}/entrypoint`, {
+        body: { rules: [{ action: 'block', expression: `http.host eq "h${i}.example"` }] },
+      });
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(put));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(answers.map((a) => rs(a).id)).size).toBe(1);
+    expect(answers.map((a) => Number(rs(a).version)).sort()).toEqual([1, 2, 3, 4, 5]);
+    const create = () =>
+      call(f, 'POST', `/zones/${z}/rulesets`, {
+        body: { name: 'm', kind: 'zone', phase: MANAGED, rules: [] },
+      });
+    const creates = await Promise.all([create(), create(), create()]);
+    expect(creates.map((a) => a.status).sort()).toEqual([200, 400, 400]);
+    for (const a of creates.filter((x) => x.status === 400)) expect(a.body.errors[0]!.code).toBe(20217);
+  });
+});
