@@ -4,7 +4,8 @@ import { runCli, startServe } from './run-cli.ts';
 
 const dirs = tempDirs('cairn-serve');
 afterAll(() => dirs.removeAll());
-const embedded = () => ({ CAIRN_DATA_DIR: dirs.make(), DATABASE_URL: '' });
+// No demo places here: seeding them takes seconds and these tests are about identity and the server.
+const embedded = () => ({ CAIRN_DATA_DIR: dirs.make(), DATABASE_URL: '', PLACES_DEMO_COUNT: '0' });
 
 const usersApiHeaders = (key: string) => ({
   authorization: `Bearer ${key}`,

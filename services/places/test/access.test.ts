@@ -1,9 +1,9 @@
-import { createManagedUser, registerApp, revokeServiceKey, signUp } from '@cairn/identity';
-import { generateToken, hashToken, newId } from '@cairn/kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createManagedUser, revokeServiceKey } from '@cairn/identity';
 // No exported way to issue a third-party (OAuth) user's token without the browser flow yet: the test stores
 // one through identity's own store function, as the token endpoint does.
-import { insertAccessToken } from '../../identity/src/store/access-tokens.ts';
+import { connectThirdPartyUser } from '@cairn/identity/testing';
+import { generateToken, hashToken } from '@cairn/kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listUsage } from '../src/index.ts';
 import { callPlaces, type PlacesFixture, startPlaces } from './helpers.ts';
 
@@ -16,30 +16,8 @@ afterAll(async () => {
 });
 
 async function oauthUserToken(): Promise<{ token: string; userId: number; appId: string }> {
-  const person = await signUp(f.identity.deps, {
-    email: `user${Date.now()}@example.com`,
-    displayName: 'Ada',
-    password: 'correct horse battery staple',
-  });
-  const { app } = await registerApp(f.identity.deps, {
-    organizationId: f.orgId,
-    name: 'Third-party app',
-    redirectUris: ['https://app.example.com/callback'],
-  } as Parameters<typeof registerApp>[1]);
-  const token = generateToken('accessToken');
-  await insertAccessToken(
-    f.deps.db,
-    {
-      id: newId(),
-      kind: 'oauth_user',
-      userId: person.userId,
-      organizationId: f.orgId,
-      appId: app.id,
-      createdAt: f.clock.now(),
-    },
-    hashToken(token),
-  );
-  return { token, userId: person.userId, appId: app.id };
+  const connected = await connectThirdPartyUser(f.identity.deps, { organizationId: f.orgId });
+  return { token: connected.accessToken, userId: connected.userId, appId: connected.appId };
 }
 
 describe('credentials, version header, rate limit, usage', () => {
