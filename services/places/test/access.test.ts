@@ -1,6 +1,4 @@
 import { createManagedUser, revokeServiceKey } from '@cairn/identity';
-// No exported way to issue a third-party (OAuth) user's token without the browser flow yet: the test stores
-// one through identity's own store function, as the token endpoint does.
 import { connectThirdPartyUser } from '@cairn/identity/testing';
 import { generateToken, hashToken } from '@cairn/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
