@@ -2,17 +2,11 @@
 // Example: SecRule ARGS "@rx select" "id:1,t:none,t:lowercase"
 import type { TransformationDef } from '../types.ts';
 
+const ASCII_UPPER = /[A-Z]/;
 const LATIN1_UPPER = /[\xc0-\xde]/;
 
 export function asciiLower(input: string): string {
-  let i = 0;
-  const n = input.length;
-  while (i < n) {
-    const c = input.charCodeAt(i);
-    if (c >= 65 && c <= 90) break;
-    i++;
-  }
-  if (i === n) return input;
+  if (!ASCII_UPPER.test(input)) return input;
   if (!LATIN1_UPPER.test(input)) return input.toLowerCase();
   return input.replace(/[A-Z]+/g, (s) => s.toLowerCase());
 }

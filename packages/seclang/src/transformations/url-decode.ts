@@ -4,27 +4,31 @@ import type { TransformationDef } from '../types.ts';
 import { hexByte } from '../util/bytes.ts';
 
 export function decodeUrl(input: string, unicode: boolean, plusAsSpace = true): string {
-  if (input.indexOf('%') < 0 && (!plusAsSpace || input.indexOf('+') < 0)) return input;
+  let pct = input.indexOf('%');
+  let plus = plusAsSpace ? input.indexOf('+') : -1;
+  if (pct < 0 && plus < 0) return input;
+  // jumps from one '%' or '+' to the next; the text between is copied as slices
   let out = '';
   let start = 0;
   const n = input.length;
-  for (let i = 0; i < n; i++) {
-    const c = input.charCodeAt(i);
-    if (c === 43 && plusAsSpace) {
-      out += `${input.slice(start, i)} `;
-      start = i + 1;
-    } else if (c === 37) {
-      if (unicode && (input.charCodeAt(i + 1) | 0x20) === 0x75) {
-        const b = i + 5 < n ? hexByte(input, i + 4) : -1;
-        if (b >= 0 && hexByte(input, i + 2) >= 0) {
-          const high = input.slice(i + 2, i + 4).toLowerCase();
-          const byte = high === 'ff' && b > 0 && b < 0x5f ? b + 0x20 : b;
-          out += input.slice(start, i) + String.fromCharCode(byte);
-          i += 5;
-          start = i + 1;
-        }
-        continue;
+  while (pct >= 0 || plus >= 0) {
+    if (plus >= 0 && (pct < 0 || plus < pct)) {
+      out += `${input.slice(start, plus)} `;
+      start = plus + 1;
+      plus = input.indexOf('+', start);
+      continue;
+    }
+    let i = pct;
+    if (unicode && (input.charCodeAt(i + 1) | 0x20) === 0x75) {
+      const b = i + 5 < n ? hexByte(input, i + 4) : -1;
+      if (b >= 0 && hexByte(input, i + 2) >= 0) {
+        const high = input.slice(i + 2, i + 4).toLowerCase();
+        const byte = high === 'ff' && b > 0 && b < 0x5f ? b + 0x20 : b;
+        out += input.slice(start, i) + String.fromCharCode(byte);
+        i += 5;
+        start = i + 1;
       }
+    } else {
       const b = i + 2 < n ? hexByte(input, i + 1) : -1;
       if (b >= 0) {
         out += input.slice(start, i) + String.fromCharCode(b);
@@ -32,6 +36,7 @@ export function decodeUrl(input: string, unicode: boolean, plusAsSpace = true): 
         start = i + 1;
       }
     }
+    pct = input.indexOf('%', i + 1);
   }
   return start === 0 ? input : out + input.slice(start);
 }
