@@ -1,8 +1,6 @@
-import { createManagedUser, registerApp, signUp } from '@cairn/identity';
-import { type AuthContext, generateToken, hashToken, newId } from '@cairn/kit';
-// No exported way to issue a third-party (OAuth) user's token without the browser flow: stored through
-// identity's own store function, as the token endpoint does (as in access.test.ts).
-import { insertAccessToken } from '../../identity/src/store/access-tokens.ts';
+import { createManagedUser } from '@cairn/identity';
+import { connectThirdPartyUser } from '@cairn/identity/testing';
+import type { AuthContext } from '@cairn/kit';
 import type { PlacesFixture } from './helpers.ts';
 
 export interface Caller {
@@ -23,30 +21,12 @@ export async function managedUser(f: PlacesFixture, firstName = `User${++serial}
 
 /** A person with an account, connected to a third-party app of the fixture's organization. */
 export async function oauthUser(f: PlacesFixture): Promise<Caller & { appId: string }> {
-  const person = await signUp(f.identity.deps, {
-    email: `person${++serial}-${Date.now()}@example.com`,
-    displayName: 'Ada',
-    password: 'correct horse battery staple',
-  });
-  const { app } = await registerApp(f.identity.deps, {
-    organizationId: f.orgId,
-    name: `Editor app ${serial}`,
-    redirectUris: ['https://app.example.com/callback'],
-  } as Parameters<typeof registerApp>[1]);
-  const token = generateToken('accessToken');
-  await insertAccessToken(
-    f.deps.db,
-    {
-      id: newId(),
-      kind: 'oauth_user',
-      userId: person.userId,
-      organizationId: f.orgId,
-      appId: app.id,
-      createdAt: f.clock.now(),
-    },
-    hashToken(token),
-  );
-  return { token, auth: await f.identity.resolveBearer(token), appId: app.id };
+  const connected = await connectThirdPartyUser(f.identity.deps, { organizationId: f.orgId });
+  return {
+    token: connected.accessToken,
+    auth: await f.identity.resolveBearer(connected.accessToken),
+    appId: connected.appId,
+  };
 }
 
 export async function serviceKeyCaller(f: PlacesFixture): Promise<Caller> {

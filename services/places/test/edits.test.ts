@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CommandContext } from '../../../apps/cli/src/command.ts';
+import { editsRollback } from '../../../apps/cli/src/commands/edits.ts';
+import type { Runtime } from '../../../apps/cli/src/runtime.ts';
 import {
   contributorAccuracy,
   type EditView,
@@ -499,6 +502,7 @@ describe('status, review queue and accuracy', () => {
     const id = freshPlace();
     const [author, reviewer] = [await managedUser(f), await managedUser(f)];
     const e1 = await suggest(author.token, id, { name: 'Queue One' });
+    f.clock.advance(1000);
     const e2 = await suggest(author.token, id, { tel: '+15555550123' });
     const mine = await editStatus(f.places.deps, author.auth, {});
     expect(mine.suggested_edits.map((e) => e.id)).toEqual([e2.id, e1.id]);
@@ -650,6 +654,53 @@ describe('rollback', () => {
     expect((await api(f, 'GET', `/places/${applied.created_fsq_place_id}`)).status).toBe(200);
     await rollbackEdit(f.places.deps, created.id!);
     expect((await api(f, 'GET', `/places/${applied.created_fsq_place_id}`)).status).toBe(404);
+  });
+});
+
+describe('cairn edits rollback', () => {
+  it('rolls back, reports, and refuses with the reason when it cannot', async () => {
+    const id = freshPlace();
+    const [author, v1, v2] = [await managedUser(f), await managedUser(f), await managedUser(f)];
+    const before = await place(id);
+    const edit = await suggest(author.token, id, { name: 'CLI Name' });
+    await castVote(v1.token, edit.id!, 'approve');
+    await castVote(v2.token, edit.id!, 'approve');
+    const lines: string[] = [];
+    const ctx: CommandContext = {
+      out: {
+        line: (t) => lines.push(t),
+        json: (v) => lines.push(JSON.stringify(v)),
+        error: (t) => lines.push(t),
+      },
+      json: false,
+      runtime: async () => ({ places: f.places }) as unknown as Runtime,
+    };
+    expect(await editsRollback.run({ values: { reason: 'spam' }, positionals: [edit.id!] }, ctx)).toBe(0);
+    expect(lines).toEqual([`Rolled back suggested edit ${edit.id}`]);
+    expect((await place(id)).name).toBe(before.name);
+    await expect(editsRollback.run({ values: {}, positionals: [edit.id!] }, ctx)).rejects.toThrow(
+      /already rolled back/,
+    );
+    await expect(editsRollback.run({ values: {}, positionals: [] }, ctx)).rejects.toThrow(/exactly one/);
+  });
+});
+
+describe('concurrent votes', () => {
+  it('resolve an edit once: one application, one history, later votes refused', async () => {
+    const id = freshPlace();
+    const author = await managedUser(f);
+    const voters = [await managedUser(f), await managedUser(f), await managedUser(f), await managedUser(f)];
+    const edit = await suggest(author.token, id, { name: 'Raced Name' });
+    const results = await Promise.all(voters.map((v) => castVote(v.token, edit.id!, 'approve')));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(2);
+    expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
+    const { rows } = await f.deps.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM places_history WHERE edit_id = $1 AND action = 'apply'",
+      [edit.id],
+    );
+    expect(rows[0]!.n).toBe(1);
+    expect((await place(id)).name).toBe('Raced Name');
   });
 });
 

@@ -2,6 +2,7 @@ import type { Command } from '../command.ts';
 import { appsCreate, appsList, appsRevoke } from './apps.ts';
 import { edgeTokensCreate, edgeTokensList, edgeTokensRevoke } from './edge-tokens.ts';
 import { edgeZonesCreate, edgeZonesList } from './edge-zones.ts';
+import { editsRollback } from './edits.ts';
 import { keysCreate, keysGenerate, keysList, keysRevoke } from './keys.ts';
 import { migrateCommand } from './migrate.ts';
 import { orgsAddMember, orgsCreate, orgsList } from './orgs.ts';
@@ -22,6 +23,7 @@ export const commands: readonly Command[] = register([
   keysGenerate,
   placesGenerate,
   placesImport,
+  editsRollback,
   usageCommand,
   appsCreate,
   appsList,

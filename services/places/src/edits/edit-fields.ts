@@ -152,7 +152,7 @@ function chainList(params: ParamReader, current: string[], deps: PlacesDeps): st
   return list;
 }
 
-/** Checks every field parameter without a place: what dry runs and the HTTP layer refuse up front. */
+/** The changes an edit's parameters make to `place`, each value checked; a 400 naming the parameter otherwise. */
 export function editChanges(params: ParamReader, place: PlaceRow, deps: PlacesDeps): Change[] {
   refuseNotStored(params);
   const proposed = new Map<EditableField, { parameter: string; value: Json }>();

@@ -5,7 +5,7 @@ import { matchCandidates } from '../store/places-read.ts';
 import { FIELD_SETTERS, NOT_STORED, refuseNotStored } from './edit-fields.ts';
 import { type ApiParams, ParamReader } from './params.ts';
 import type { EditView } from './render.ts';
-import { createEdit } from './suggest.ts';
+import { commentParam, createEdit } from './suggest.ts';
 import type { Change, Json } from './types.ts';
 import { categoryIds, chainIds } from './values.ts';
 
@@ -86,8 +86,7 @@ export async function suggestPlace(
     throw invalidParameter('latitude', 'latitude is required: where the new place is');
   if (typeof longitude !== 'number')
     throw invalidParameter('longitude', 'longitude is required: where the new place is');
-  const comment = p.text('comment');
-  const details = comment === undefined ? {} : { comment: comment.trim().slice(0, 1000) };
+  const details = commentParam(p);
   const dryRun = p.dryRun();
   let matched: { fsq_place_id: string; name: string } | null = null;
   const edit = await createEdit(deps, auth, dryRun, async (tx) => {

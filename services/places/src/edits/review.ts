@@ -158,7 +158,7 @@ export async function reviewQueue(
           );
       return {
         fsq_place_id: first.fsq_place_id,
-        venue_name: place?.name ?? String(proposed('name') ?? ''),
+        venue_name: place?.name ?? String(proposed('name') ?? first.fsq_place_id ?? ''),
         location,
         latitude: place?.latitude ?? first.latitude,
         longitude: place?.longitude ?? first.longitude,
