@@ -685,6 +685,27 @@ describe('cairn edits rollback', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('describes the suggested-edit endpoints', async () => {
+    const res = await fetch(`${f.baseUrl}/openapi/places.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { paths: Record<string, Record<string, unknown>> };
+    for (const path of [
+      '/places/{fsq_place_id}/suggest/edit',
+      '/places/{fsq_place_id}/suggest/remove',
+      '/places/{fsq_place_id}/suggest/flag',
+      '/places/{fsq_place_id}/suggest/merge',
+      '/places/suggest/place',
+      '/places/suggest/status',
+      '/places/suggest/review',
+      '/places/suggest/{edit_id}/vote',
+      '/places/{fsq_place_id}/history',
+    ]) {
+      expect(Object.keys(doc.paths), path).toContain(path);
+    }
+  });
+});
+
 describe('concurrent votes', () => {
   it('resolve an edit once: one application, one history, later votes refused', async () => {
     const id = freshPlace();

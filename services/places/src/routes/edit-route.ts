@@ -28,7 +28,7 @@ export function editRoute(
     method: route.method,
     url: route.url,
     schema: {
-      tags: ['suggested edits'],
+      tags: ['places', 'suggested edits'],
       summary: route.summary,
       security: [{ bearer: [] }],
       headers: PlacesHeaders,

@@ -1,5 +1,6 @@
 import type { AuthContext } from '@cairn/kit';
 import type { PlacesDeps } from '../deps.ts';
+import type { ApiParams } from '../edits/params.ts';
 import { attributionOf } from '../edits/types.ts';
 import { activityOf } from '../store/outcomes.ts';
 import { authorWeight, NO_OUTCOMES, type Outcomes } from './accuracy.ts';
@@ -32,8 +33,15 @@ export interface ContributorAccuracy {
 
 const round = (n: number) => Math.round(n * 1e4) / 1e4;
 
-/** The caller's own accuracy figures (`contributorAccuracy(deps, auth)`, for the editing UI). */
-export async function contributorAccuracy(deps: PlacesDeps, auth: AuthContext): Promise<ContributorAccuracy> {
+/**
+ * The caller's own accuracy figures, for the editing UI. Takes no parameters; the third argument is there so
+ * that every edit function has the same shape.
+ */
+export async function contributorAccuracy(
+  deps: PlacesDeps,
+  auth: AuthContext,
+  _params: ApiParams = {},
+): Promise<ContributorAccuracy> {
   const who = attributionOf(auth);
   const trust = await loadTrust(deps.db, deps.edits, [who.contributor]);
   const record = trust.record(who.contributor);
