@@ -95,7 +95,7 @@ describe('URI-based WAF overrides under random input', () => {
           const target =
             kind === 'POST'
               ? base
-              : `${base}/${kind === 'PUT-existing' && existing ? existing : ((input as { id?: unknown })?.id ?? 'x')}`;
+              : `${base}/${kind === 'PUT-existing' && existing ? existing : encodeURIComponent(String((input as { id?: unknown })?.id ?? 'x'))}`;
           const method = kind === 'PUT-existing' ? 'PUT' : kind;
           const a = await call(f, method, target, method === 'DELETE' ? {} : { body: input });
           expectWellFormed(a);
