@@ -117,6 +117,14 @@ export interface TransformChain {
   readonly names: string;
   /** The class transfers of the path from the root to this node (engine/class-transfer.ts). */
   readonly transfer: Int32Array;
+  /**
+   * Shortcut of `transfer`: for class bits without any of the trigger classes, the result is the
+   * input plus the base classes (what the chain adds to an empty value).
+   */
+  readonly triggerLo: number;
+  readonly triggerHi: number;
+  readonly baseLo: number;
+  readonly baseHi: number;
   /** When `keeps`: the step is the identity on values without these classes (class-transfer.ts). */
   readonly keeps: boolean;
   readonly keepLo: number;

@@ -11,6 +11,7 @@ import {
   transferredHi,
   transferredLo,
 } from '../src/engine/class-transfer.ts';
+import { chainFor } from '../src/engine/transform-chain.ts';
 import type { Prefilter } from '../src/regex/prefilter.ts';
 import { classBits, passes, phrasePrefilter, regexPrefilter } from '../src/regex/prefilter.ts';
 import { compilePcre } from '../src/regex/translate.ts';
@@ -126,6 +127,30 @@ describe('operator prefilters', () => {
         }
       }
     }
+  });
+
+  it('the transfer shortcut of a chain agrees with the full transfer', () => {
+    const chains = [
+      ['utf8toUnicode', 'urlDecodeUni', 'htmlEntityDecode', 'jsDecode', 'cssDecode', 'removeNulls'],
+      ['urlDecodeUni', 'cmdLine', 'normalizePath', 'lowercase'],
+      ['length'],
+      ['sha1', 'hexEncode'],
+      ['urlDecode', 'replaceComments', 'compressWhitespace'],
+    ].map((names) => chainFor(names)!);
+    fc.assert(
+      fc.property(fc.integer(), fc.integer(), (anyLo, anyHi) => {
+        for (const chain of chains) {
+          const lo = anyLo & ~chain.triggerLo;
+          const hi = anyHi & ~chain.triggerHi;
+          transfer(chain.transfer, lo, hi);
+          const [flo, fhi] = [transferredLo(), transferredHi()];
+          if (((lo & chain.triggerLo) | (hi & chain.triggerHi)) === 0) {
+            expect([lo | chain.baseLo, hi | chain.baseHi]).toEqual([flo, fhi]);
+          }
+        }
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('hold for every value of the CRS regression corpus at PL4', () => {

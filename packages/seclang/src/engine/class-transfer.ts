@@ -93,6 +93,22 @@ export function identityUnless(name: string | undefined): [number, number] | und
   return chars === undefined ? undefined : mask(chars);
 }
 
+/** [trigger lo, trigger hi, base lo, base hi] of flattened transfers (see TransformChain). */
+export function transferShortcut(steps: Int32Array): [number, number, number, number] {
+  let tlo = 0;
+  let thi = 0;
+  for (let i = 0; i < steps.length; ) {
+    const rules = steps[i + 2]!;
+    i += 3;
+    for (let r = 0; r < rules; r++, i += 4) {
+      tlo |= steps[i]!;
+      thi |= steps[i + 1]!;
+    }
+  }
+  transfer(steps, 0, 0);
+  return [tlo, thi, outLo, outHi];
+}
+
 let outLo = 0;
 let outHi = 0;
 

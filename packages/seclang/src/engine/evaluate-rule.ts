@@ -2,8 +2,8 @@
 // operator holds for at least one of its values; each match runs the link's non-disruptive
 // actions (setvar, ctl…) at once, as ModSecurity does, before the next link is evaluated.
 
-import { passes } from '../regex/prefilter.ts';
-import type { Rule, Transaction } from '../types.ts';
+import { type Prefilter, passes } from '../regex/prefilter.ts';
+import type { Rule, Transaction, TransformChain } from '../types.ts';
 import { transfer, transferredHi, transferredLo } from './class-transfer.ts';
 import { removalsFor, setUnionBits, targetName, targetValues } from './targets.ts';
 import { applyChain, chainSteps, setClassBits } from './transform-chain.ts';
@@ -15,6 +15,22 @@ function onMatch(tx: Transaction, link: Rule, name: string, value: string): void
 }
 
 const NO_STEPS = new Int32Array(0);
+
+/** Whether a value with raw class bits (lo, hi) may pass `pre` once transformed by `chain`. */
+function mayPass(
+  pre: Prefilter,
+  chain: TransformChain | undefined,
+  steps: Int32Array,
+  lo: number,
+  hi: number,
+): boolean {
+  if (chain === undefined) return passes(pre, lo, hi);
+  if (((lo & chain.triggerLo) | (hi & chain.triggerHi)) === 0) {
+    return passes(pre, lo | chain.baseLo, hi | chain.baseHi);
+  }
+  transfer(steps, lo, hi);
+  return passes(pre, transferredLo(), transferredHi());
+}
 
 /** The key of a `TX:key` target as written in the rule (MATCHED_VAR_NAME keeps its case). */
 function txRawKey(link: Rule, t: number): string {
@@ -36,8 +52,9 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
   const chain = link.transform;
   const pre = link.prefilter;
   // With a prefilter and no negation, what the transformations can make of the raw classes rules
-  // out a whole target, or a value, before anything is transformed.
-  const early = pre !== undefined && !negated && !link.multiMatch;
+  // out a whole target, or a value, before anything is transformed (the transfer of the whole
+  // chain also covers the intermediate values multiMatch tries).
+  const early = pre !== undefined && !negated;
   const steps = chain === undefined ? NO_STEPS : chain.transfer;
   let matched = false;
   for (let t = 0; t < targets.length; t++) {
@@ -59,24 +76,28 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
     if (recs.length === 0) continue;
     if (early) {
       if (!tv.hasBits) setUnionBits(tv);
-      transfer(steps, tv.lo, tv.hi);
-      if (!passes(pre, transferredLo(), transferredHi())) continue;
+      if (!mayPass(pre, chain, steps, tv.lo, tv.hi)) continue;
     }
     for (let i = 0; i < recs.length; i++) {
       const raw = recs[i]!;
+      if (early) {
+        if (!raw.hasBits) setClassBits(raw);
+        if (!mayPass(pre, chain, steps, raw.lo, raw.hi)) continue;
+      }
       if (link.multiMatch) {
-        for (const v of chainSteps(tx, chain, raw)) {
-          if (op(tx, v) !== negated) {
+        for (const step of chainSteps(tx, chain, raw)) {
+          let hit: boolean;
+          if (pre === undefined) hit = op(tx, step.s);
+          else {
+            if (!step.hasBits) setClassBits(step);
+            hit = passes(pre, step.lo, step.hi) && op(tx, step.s);
+          }
+          if (hit !== negated) {
             matched = true;
-            onMatch(tx, link, targetName(link, t, tv.keys[i]!), v);
+            onMatch(tx, link, targetName(link, t, tv.keys[i]!), step.s);
           }
         }
         continue;
-      }
-      if (early) {
-        if (!raw.hasBits) setClassBits(raw);
-        transfer(steps, raw.lo, raw.hi);
-        if (!passes(pre, transferredLo(), transferredHi())) continue;
       }
       const rec = chain === undefined ? raw : (raw.chain[chain.id] ?? applyChain(tx, chain, raw));
       let hit: boolean;

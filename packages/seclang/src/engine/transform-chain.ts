@@ -9,7 +9,7 @@
 import { classBits } from '../regex/prefilter.ts';
 import { getTransformation } from '../transformations/index.ts';
 import type { Transaction, TransformationDef, TransformChain } from '../types.ts';
-import { identityUnless, transferOf } from './class-transfer.ts';
+import { identityUnless, transferOf, transferShortcut } from './class-transfer.ts';
 
 const nodes = new Map<string, TransformChain>();
 const steps = new Map<TransformationDef, number>();
@@ -35,11 +35,16 @@ export function chainFor(names: readonly string[]): TransformChain | undefined {
       const def = getTransformation(name);
       const transfer = Int32Array.from([...(node?.transfer ?? []), ...transferOf(def?.name)]);
       const keep = identityUnless(def?.name);
+      const [triggerLo, triggerHi, baseLo, baseHi] = transferShortcut(transfer);
       next = {
         id: nodes.size,
         step: stepOf(def),
         names: key,
         transfer,
+        triggerLo,
+        triggerHi,
+        baseLo,
+        baseHi,
         keeps: keep !== undefined,
         keepLo: keep?.[0] ?? 0,
         keepHi: keep?.[1] ?? 0,
@@ -115,8 +120,8 @@ export function applyChain(tx: Transaction, chain: TransformChain, rec: ValueRec
 }
 
 /** For multiMatch: the raw value and the value after each step that changed it. */
-export function chainSteps(tx: Transaction, chain: TransformChain | undefined, rec: ValueRec): string[] {
-  const out = [rec.s];
+export function chainSteps(tx: Transaction, chain: TransformChain | undefined, rec: ValueRec): ValueRec[] {
+  const out = [rec];
   if (!chain) return out;
   let path = paths.get(chain);
   if (!path) {
@@ -124,10 +129,10 @@ export function chainSteps(tx: Transaction, chain: TransformChain | undefined, r
     for (let n: TransformChain | undefined = chain; n; n = n.parent) path.unshift(n);
     paths.set(chain, path);
   }
-  let last = rec.s;
+  let last = rec;
   for (const node of path) {
-    const next = applyChain(tx, node, rec).s;
-    if (next !== last) out.push(next);
+    const next = applyChain(tx, node, rec);
+    if (next.s !== last.s) out.push(next);
     last = next;
   }
   return out;
