@@ -77,7 +77,9 @@ export async function placeOrNotFound(tx: Queryable, id: string): Promise<PlaceR
 
 export function commentParam(params: ParamReader): { comment?: string } {
   const comment = params.text('comment');
-  return comment === undefined ? {} : { comment: plainText('comment', comment, 1000) };
+  if (comment === undefined) return {};
+  if (comment.trim() === '') throw invalidParameter('comment', 'give some text, or leave comment out');
+  return { comment: plainText('comment', comment, 1000) };
 }
 
 const respond = (edit: EditView): SuggestResponse => ({ suggested_edits: [edit], errors: [] });
