@@ -17,6 +17,7 @@ import { classBits, passes, phrasePrefilter, regexPrefilter } from '../src/regex
 import { compilePcre } from '../src/regex/translate.ts';
 import { getTransformation } from '../src/transformations/index.ts';
 import type { OperatorFn, Rule } from '../src/types.ts';
+import { AhoCorasick } from '../src/util/aho-corasick.ts';
 import { loadCorpus } from './crs-regression/ftw.ts';
 import { DEFAULT_CORPUS_DIR, regressionWaf } from './crs-regression/runner.ts';
 
@@ -40,9 +41,10 @@ const PATTERNS = [
 ];
 
 function pmOf(phrases: string[]): (s: string) => boolean {
-  const lower = phrases.map((p) => p.toLowerCase());
+  const ascii = (t: string) => t.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  const lower = phrases.map(ascii);
   return (s) => {
-    const l = s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const l = ascii(s);
     return lower.some((p) => l.includes(p));
   };
 }
@@ -76,6 +78,22 @@ describe('operator prefilters', () => {
         (s) => {
           const [lo, hi] = classBits(s);
           if (pre && pm(s)) expect(passes(pre, lo, hi)).toBe(true);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('the phrase automaton finds a phrase exactly when one occurs (ASCII case-insensitive)', () => {
+    const unit = fc.constantFrom(...'abAB.-/ x\u00e9\u00c9');
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ minLength: 1, maxLength: 4, unit }), { minLength: 1, maxLength: 6 }),
+        fc.string({ maxLength: 30, unit }),
+        (phrases, s) => {
+          const hit = new AhoCorasick(phrases).search(s);
+          expect(hit !== undefined).toBe(pmOf(phrases)(s));
+          if (hit !== undefined) expect(pmOf([hit])(s)).toBe(true);
         },
       ),
       { numRuns: 3000 },

@@ -3,12 +3,15 @@
 // one class), so a search costs one table lookup per input byte.
 
 export class AhoCorasick {
+  /** byte → input class; both cases of a letter share one */
   private readonly classes = new Uint8Array(256);
   private readonly width: number;
+  /**
+   * The DFA as row offsets: entry (row + class) is the next state's row offset (state × width),
+   * or −(offset + 1) when a phrase ends in that state.
+   */
   private readonly delta: Int32Array;
   private readonly out: Array<string | undefined>;
-  /** 1 where a phrase ends in the state (directly or through its failure chain). */
-  private readonly final: Uint8Array;
 
   constructor(patterns: readonly string[]) {
     const phrases = patterns.filter((p) => p.length > 0);
@@ -60,23 +63,25 @@ export class AhoCorasick {
         }
       }
     }
+    for (let i = 0; i < delta.length; i++) {
+      const t = delta[i]!;
+      delta[i] = out[t] === undefined ? t * width : -(t * width) - 1;
+    }
+    for (let c = 65; c <= 90; c++) this.classes[c] = this.classes[c + 32]!;
     this.delta = delta;
     this.out = out;
-    this.final = Uint8Array.from(out, (o) => (o === undefined ? 0 : 1));
   }
 
   /** The first pattern found in `input` (by end position), or undefined. */
   search(input: string): string | undefined {
     const classes = this.classes;
     const delta = this.delta;
-    const width = this.width;
-    const final = this.final;
     const n = input.length;
-    let s = 0;
+    let row = 0;
     for (let i = 0; i < n; i++) {
       const c = input.charCodeAt(i);
-      s = delta[s * width + (c < 256 ? classes[c >= 65 && c <= 90 ? c + 32 : c]! : 0)]!;
-      if (final[s] === 1) return this.out[s];
+      row = delta[row + (c < 256 ? classes[c]! : 0)]!;
+      if (row < 0) return this.out[(-row - 1) / this.width];
     }
     return undefined;
   }
