@@ -111,7 +111,7 @@ export function applyChain(tx: Transaction, chain: TransformChain, rec: ValueRec
         }
       }
       const s = def.transform(input.s);
-      out = s === input.s ? input : recFor(tx, s);
+      out = s === input.s ? input : new ValueRec(s);
       input.step[step] = out;
     }
   }
