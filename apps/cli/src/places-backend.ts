@@ -1,22 +1,34 @@
-import { CairnError } from '@cairn/kit';
 import type { PlacemakersBackend } from '@cairn/placemakers';
-import { type Places, placeDetails, search } from '@cairn/places';
+import {
+  contributorAccuracy,
+  editStatus,
+  type Places,
+  placeDetails,
+  placeHistory,
+  reviewQueue,
+  search,
+  suggestEdit,
+  suggestFlag,
+  suggestMerge,
+  suggestPlace,
+  suggestRemove,
+  vote,
+} from '@cairn/places';
 
-const notYet = async (): Promise<never> => {
-  throw new CairnError(501, 'not_implemented', 'Suggested edits are not available in this build yet');
-};
+const SUGGEST = { edit: suggestEdit, remove: suggestRemove, flag: suggestFlag, merge: suggestMerge } as const;
 
 /** The editor's view of the places service: the places API's own functions, called in-process. */
 export function placesBackend(places: Places): PlacemakersBackend {
+  const deps = () => places.deps;
   return {
-    search: async (_auth, query) => (await search(places.deps, query)).body,
-    place: (_auth, id) => placeDetails(places.deps, id, {}),
-    history: notYet,
-    suggest: notYet,
-    suggestPlace: notYet,
-    status: notYet,
-    review: notYet,
-    vote: notYet,
-    accuracy: notYet,
+    search: async (_auth, query) => (await search(deps(), query)).body,
+    place: (_auth, id) => placeDetails(deps(), id, {}),
+    history: (auth, id) => placeHistory(deps(), auth, { fsq_place_id: id }),
+    suggest: (auth, id, kind, params) => SUGGEST[kind](deps(), auth, { ...params, fsq_place_id: id }),
+    suggestPlace: (auth, params) => suggestPlace(deps(), auth, params),
+    status: (auth, query) => editStatus(deps(), auth, query),
+    review: (auth, query) => reviewQueue(deps(), auth, query),
+    vote: (auth, editId, params) => vote(deps(), auth, { ...params, edit_id: editId }),
+    accuracy: (auth) => contributorAccuracy(deps(), auth),
   };
 }

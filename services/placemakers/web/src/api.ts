@@ -36,12 +36,16 @@ export interface SuggestedEdit {
   suggested_edit_type: string;
   created_at: string;
   resolved_time: string | null;
-  rolled_back: boolean;
+  rolled_back: { time: string; reason: string } | null;
   status: string;
   created_fsq_place_id?: string | null;
   matched_fsq_place_id?: string | null;
-  changes?: Record<string, { from?: unknown; to?: unknown }>;
-  votes?: Record<string, unknown>;
+  changes?: { field: string; from?: unknown; to?: unknown }[];
+  details?: Record<string, unknown> | null;
+  votes?: { approve: number; reject: number; skip: number; approve_weight?: number; accept_quorum?: number };
+  resolution?: { kind: string; reason: string } | null;
+  own?: boolean;
+  my_vote?: string | null;
   [field: string]: unknown;
 }
 
@@ -61,10 +65,22 @@ export interface ReviewVenue {
 }
 
 export interface HistoryEntry {
-  [field: string]: unknown;
+  id: string;
+  edit_id: string;
+  suggested_edit_type: string;
+  action: string;
+  field: string;
+  from: unknown;
+  to: unknown;
+  at: string;
+  attribution?: Record<string, unknown>;
 }
 
 export interface Accuracy {
+  accuracy: number;
+  organization_accuracy: number;
+  applies_immediately?: boolean;
+  accept_quorum?: number;
   [field: string]: unknown;
 }
 
@@ -96,9 +112,14 @@ async function call<T>(
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  const json = (await response.json().catch(() => ({}))) as { message?: string };
-  if (!response.ok)
-    throw new ApiError(response.status, json.message ?? `Request failed (${response.status})`);
+  const json = (await response.json().catch(() => ({}))) as { message?: string; parameter?: string };
+  if (!response.ok) {
+    throw new ApiError(
+      response.status,
+      json.message ?? `Request failed (${response.status})`,
+      json.parameter,
+    );
+  }
   return json as T;
 }
 

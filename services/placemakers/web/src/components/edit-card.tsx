@@ -17,12 +17,9 @@ function show(value: unknown): string {
 /** One suggested edit: what it changes (from → to), its state and its votes. */
 export function EditCard(props: { edit: SuggestedEdit; children?: preact.ComponentChildren }) {
   const { edit } = props;
-  const changes = Object.entries(edit.changes ?? {});
-  const extras = Object.entries(edit).filter(
-    ([k, v]) =>
-      ['reason', 'comment', 'fields', 'problem', 'duplicate_fsq_place_ids'].includes(k) &&
-      v !== undefined &&
-      v !== null,
+  const changes = edit.changes ?? [];
+  const extras = Object.entries(edit.details ?? {}).filter(
+    ([, v]) => v !== undefined && v !== null && v !== '',
   );
   return (
     <article
@@ -46,9 +43,9 @@ export function EditCard(props: { edit: SuggestedEdit; children?: preact.Compone
             </tr>
           </thead>
           <tbody>
-            {changes.map(([field, change]) => (
-              <tr key={field}>
-                <td>{field}</td>
+            {changes.map((change) => (
+              <tr key={change.field}>
+                <td>{change.field}</td>
                 <td>{show(change.from)}</td>
                 <td>{show(change.to)}</td>
               </tr>
@@ -61,7 +58,13 @@ export function EditCard(props: { edit: SuggestedEdit; children?: preact.Compone
           {k}: {show(v)}
         </div>
       ))}
-      {edit.votes && <div class="muted">Votes: {show(edit.votes)}</div>}
+      {edit.votes && (
+        <div class="muted">
+          Votes: {edit.votes.approve} approve · {edit.votes.reject} reject · {edit.votes.skip} skip
+          {edit.my_vote ? ` · you voted ${edit.my_vote}` : ''}
+        </div>
+      )}
+      {edit.resolution && <div class="muted">{edit.resolution.reason}</div>}
       {props.children}
     </article>
   );

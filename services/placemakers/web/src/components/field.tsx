@@ -51,6 +51,5 @@ export function Field(props: {
 export function placeError(error: unknown, fields: readonly string[]): { field?: string; message: string } {
   const e = error as { message?: string; parameter?: string };
   const message = e.message ?? String(error);
-  const named = e.parameter ?? fields.find((f) => new RegExp(`\\b${f}\\b`).test(message));
-  return named && fields.includes(named) ? { field: named, message } : { message };
+  return e.parameter && fields.includes(e.parameter) ? { field: e.parameter, message } : { message };
 }

@@ -33,7 +33,11 @@ export function MyEditsPage() {
               </span>
             )}
           </p>
-          <p class="muted">The more of your edits are accepted, the fewer votes your next edits need.</p>
+          <p class="muted">
+            {accuracy.applies_immediately
+              ? 'Your edits are applied at once.'
+              : 'The more of your edits are accepted, the fewer votes your next edits need.'}
+          </p>
         </section>
       )}
       {error && (

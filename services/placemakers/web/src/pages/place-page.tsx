@@ -110,17 +110,17 @@ export function PlacePage(props: { id: string }) {
                 <th>Field</th>
                 <th>From</th>
                 <th>To</th>
-                <th>By</th>
+                <th>What</th>
               </tr>
             </thead>
             <tbody>
-              {history.map((h, i) => (
-                <tr key={i}>
-                  <td>{show(h.applied_at ?? h.at ?? h.created_at)}</td>
-                  <td>{show(h.field)}</td>
+              {history.map((h) => (
+                <tr key={h.id}>
+                  <td>{new Date(h.at).toLocaleString()}</td>
+                  <td>{h.field}</td>
                   <td>{show(h.from)}</td>
                   <td>{show(h.to)}</td>
-                  <td>{show(h.user_display_name ?? h.user_id ?? h.by)}</td>
+                  <td>{h.action}</td>
                 </tr>
               ))}
             </tbody>

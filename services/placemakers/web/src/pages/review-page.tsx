@@ -68,31 +68,35 @@ export function ReviewPage(props: { around?: { latitude: number; longitude: numb
           </h2>
           {venue.woes.map((edit) => (
             <EditCard key={edit.id} edit={edit}>
-              <div class="actions">
-                <button
-                  type="button"
-                  onClick={() => vote(edit.id, 'approve')}
-                  aria-label={`Approve edit ${edit.id}`}
-                >
-                  Approve
-                </button>
-                <button
-                  type="button"
-                  class="secondary"
-                  onClick={() => vote(edit.id, 'reject')}
-                  aria-label={`Reject edit ${edit.id}`}
-                >
-                  Reject
-                </button>
-                <button
-                  type="button"
-                  class="secondary"
-                  onClick={() => vote(edit.id, 'skip')}
-                  aria-label={`Skip edit ${edit.id}`}
-                >
-                  Skip
-                </button>
-              </div>
+              {edit.own ? (
+                <p class="muted">This is your own edit: other people vote on it.</p>
+              ) : (
+                <div class="actions">
+                  <button
+                    type="button"
+                    onClick={() => vote(edit.id, 'approve')}
+                    aria-label={`Approve edit ${edit.id}`}
+                  >
+                    Approve
+                  </button>
+                  <button
+                    type="button"
+                    class="secondary"
+                    onClick={() => vote(edit.id, 'reject')}
+                    aria-label={`Reject edit ${edit.id}`}
+                  >
+                    Reject
+                  </button>
+                  <button
+                    type="button"
+                    class="secondary"
+                    onClick={() => vote(edit.id, 'skip')}
+                    aria-label={`Skip edit ${edit.id}`}
+                  >
+                    Skip
+                  </button>
+                </div>
+              )}
             </EditCard>
           ))}
         </section>
