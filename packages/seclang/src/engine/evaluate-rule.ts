@@ -85,7 +85,7 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
         if (!mayPass(pre, chain, steps, raw.lo, raw.hi)) continue;
       }
       if (link.multiMatch) {
-        for (const step of chainSteps(tx, chain, raw)) {
+        for (const step of chainSteps(chain, raw)) {
           let hit: boolean;
           if (pre === undefined) hit = op(tx, step.s);
           else {
@@ -99,7 +99,7 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
         }
         continue;
       }
-      const rec = chain === undefined ? raw : (raw.chain[chain.id] ?? applyChain(tx, chain, raw));
+      const rec = chain === undefined ? raw : applyChain(chain, raw);
       let hit: boolean;
       if (pre === undefined) hit = op(tx, rec.s);
       else {

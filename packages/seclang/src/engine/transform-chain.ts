@@ -60,8 +60,6 @@ export function chainFor(names: readonly string[]): TransformChain | undefined {
 
 /** One distinct string of a transaction and what is known about it. */
 export class ValueRec {
-  /** By chain node id: the record of this value after the chain. */
-  readonly chain: Array<ValueRec | undefined> = [];
   /** By transformation step id: the record of this value after that one transformation. */
   readonly step: Array<ValueRec | undefined> = [];
   /** Character-class presence bits of `s` (see regex/prefilter.ts); computed on first use. */
@@ -90,37 +88,37 @@ export function recFor(tx: Transaction, value: string): ValueRec {
   return rec;
 }
 
-/** The record of `rec`'s value after `chain`, computed once per (node, value) per transaction. */
-export function applyChain(tx: Transaction, chain: TransformChain, rec: ValueRec): ValueRec {
-  const hit = rec.chain[chain.id];
-  if (hit !== undefined) return hit;
-  const input = chain.parent ? applyChain(tx, chain.parent, rec) : rec;
+/** The record of `input`'s value after the one transformation of `node`, computed once. */
+function applyStep(node: TransformChain, input: ValueRec): ValueRec {
+  const def = node.def;
+  if (!def) return input;
+  const step = node.step;
+  const known = input.step[step];
+  if (known !== undefined) return known;
   let out = input;
-  const def = chain.def;
-  if (def) {
-    const step = chain.step;
-    const known = input.step[step];
-    if (known !== undefined) out = known;
-    else {
-      if (chain.keeps) {
-        if (!input.hasBits) setClassBits(input);
-        if (((input.lo & chain.keepLo) | (input.hi & chain.keepHi)) === 0) {
-          input.step[step] = input;
-          rec.chain[chain.id] = input;
-          return input;
-        }
-      }
-      const s = def.transform(input.s);
-      out = s === input.s ? input : new ValueRec(s);
-      input.step[step] = out;
+  if (node.keeps) {
+    if (!input.hasBits) setClassBits(input);
+    if (((input.lo & node.keepLo) | (input.hi & node.keepHi)) === 0) {
+      input.step[step] = input;
+      return input;
     }
   }
-  rec.chain[chain.id] = out;
+  const s = def.transform(input.s);
+  if (s !== input.s) out = new ValueRec(s);
+  input.step[step] = out;
   return out;
 }
 
+/**
+ * The record of `rec`'s value after `chain`: a walk through the per-step caches, so each
+ * transformation of a given string runs once per transaction whichever chain reaches it.
+ */
+export function applyChain(chain: TransformChain, rec: ValueRec): ValueRec {
+  return applyStep(chain, chain.parent ? applyChain(chain.parent, rec) : rec);
+}
+
 /** For multiMatch: the raw value and the value after each step that changed it. */
-export function chainSteps(tx: Transaction, chain: TransformChain | undefined, rec: ValueRec): ValueRec[] {
+export function chainSteps(chain: TransformChain | undefined, rec: ValueRec): ValueRec[] {
   const out = [rec];
   if (!chain) return out;
   let path = paths.get(chain);
@@ -131,7 +129,7 @@ export function chainSteps(tx: Transaction, chain: TransformChain | undefined, r
   }
   let last = rec;
   for (const node of path) {
-    const next = applyChain(tx, node, rec);
+    const next = applyStep(node, last);
     if (next.s !== last.s) out.push(next);
     last = next;
   }
