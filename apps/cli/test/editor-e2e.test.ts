@@ -1,24 +1,9 @@
-import {
-  createIdentity,
-  createOrganization,
-  createServiceKey,
-  identityMigrations,
-  registerApp,
-} from '@cairn/identity';
-import { createFakeClock } from '@cairn/kit';
-import { createTestDeps, freePort, serveOnLoopback, type TestDeps } from '@cairn/kit/testing';
+import { registerApp } from '@cairn/identity';
+import { freePort } from '@cairn/kit/testing';
 import { launchBrowser, screenshotPath } from '@cairn/kit/testing-browser';
-import { createPlacemakers } from '@cairn/placemakers';
-import {
-  createPlaces,
-  DEFAULT_PLACES_CONFIG,
-  gazetteer,
-  generatePlaces,
-  placesMigrations,
-} from '@cairn/places';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { placesBackend } from '../src/places-backend.ts';
+import { type EditorStack, startEditorStack } from './editor-stack.ts';
 import { startThirdPartyApp } from './third-party-app.ts';
 
 /**
@@ -27,7 +12,7 @@ import { startThirdPartyApp } from './third-party-app.ts';
  * the two others approve; the edit is applied, the places API shows it, and the author's accuracy rises.
  */
 describe('the embedded place editor, end to end', () => {
-  let deps: TestDeps;
+  let stack: EditorStack;
   let browser: Browser;
   let base: string;
   let serviceKey: string;
@@ -35,34 +20,13 @@ describe('the embedded place editor, end to end', () => {
   const closers: (() => Promise<unknown> | unknown)[] = [];
 
   beforeAll(async () => {
-    // A real browser drops cookies that have expired by its own clock: the fake clock starts at now.
-    deps = await createTestDeps([...identityMigrations, ...placesMigrations], {
-      clock: createFakeClock(Date.now()),
-    });
-    const identity = createIdentity(deps);
-    await identity.start();
-    const places = createPlaces(deps, {
-      resolveBearer: identity.resolveBearer,
-      config: { ...DEFAULT_PLACES_CONFIG, rateLimit: 10_000, rateBurst: 10_000, demoCount: 0 },
-    });
-    await places.start();
-    await generatePlaces(deps.db, { count: 120, seed: 'e2e', cities: [gazetteer().resolve('Paris, FR')!] });
-    const placemakers = createPlacemakers(identity.deps, placesBackend(places), deps.config.publicUrl);
-    await placemakers.start();
-    const server = await serveOnLoopback(deps, [identity.module, places.module, placemakers.module]);
-    base = server.baseUrl;
-    closers.push(
-      server.close,
-      () => places.stop(),
-      () => identity.stop(),
-      () => deps.db.close(),
-    );
-
-    const org = await createOrganization(identity.deps, 'Trail Co');
-    serviceKey = (await createServiceKey(identity.deps, { organizationId: org.id })).secret;
+    stack = await startEditorStack();
+    base = stack.baseUrl;
+    serviceKey = stack.serviceKey;
+    closers.push(() => stack.close());
     const port = await freePort();
-    const registered = await registerApp(identity.deps, {
-      organizationId: org.id,
+    const registered = await registerApp(stack.identity.deps, {
+      organizationId: stack.orgId,
       name: 'Trail Guide',
       redirectUris: [`http://127.0.0.1:${port}/callback`],
     });
