@@ -77,9 +77,20 @@ describe('the embedded place editor, end to end', () => {
     const before = await accuracyOf(author);
     await author.click('nav >> text=Map');
     await author.waitForSelector('ul.results li a');
+    // Keyboard only: search, then Tab through the map to the first result and open it with Enter.
     const first = author.locator('ul.results li a').first();
     const placeName = (await first.locator('strong').textContent())!;
-    await first.click();
+    await author.focus('#q');
+    await author.keyboard.type(placeName);
+    await author.keyboard.press('Enter');
+    await author.waitForSelector(`ul.results li a:has-text("${placeName}")`);
+    for (let i = 0; i < 80; i++) {
+      await author.keyboard.press('Tab');
+      const focused = await author.evaluate(() => document.activeElement?.closest('ul.results') !== null);
+      if (focused) break;
+    }
+    expect(await author.evaluate(() => document.activeElement?.textContent ?? '')).toContain(placeName);
+    await author.keyboard.press('Enter');
     await author.waitForSelector(`h1:text("${placeName}")`);
     const placeId = (await author.textContent('dd code'))!;
     await author.screenshot({ path: screenshotPath('placemakers-place') });
