@@ -218,6 +218,7 @@ function compile(
     parentId: parent?.id ?? 0,
     suppressScore: false,
     targetSlots: [],
+    targetBaseSlots: [],
     targetNames: [],
     targetTxKeys: [],
   };

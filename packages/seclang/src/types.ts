@@ -168,6 +168,11 @@ export interface Rule {
   suppressScore: boolean;
   /** Per target: its slot in the per-phase cache of resolved values, -1 when not cacheable. */
   targetSlots: number[];
+  /**
+   * Per target with `!` exclusions: the cache slot of the same target without them (its values
+   * are reused when the exclusions leave out nothing), else -1.
+   */
+  targetBaseSlots: number[];
   /** Per target: the name its values are reported under (`ARGS`, `&TX:foo`). */
   targetNames: string[];
   /** Per target: the TX key when the target is a plain `TX:key` (read directly), else undefined. */

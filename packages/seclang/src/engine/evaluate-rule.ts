@@ -6,7 +6,7 @@ import { type Prefilter, passes } from '../regex/prefilter.ts';
 import type { Rule, Transaction, TransformChain } from '../types.ts';
 import { transfer, transferredHi, transferredLo } from './class-transfer.ts';
 import { removalsFor, setUnionBits, targetName, targetValues } from './targets.ts';
-import { applyChain, chainSteps, setClassBits } from './transform-chain.ts';
+import { applyChain, applyStep, chainPath, setClassBits } from './transform-chain.ts';
 
 function onMatch(tx: Transaction, link: Rule, name: string, value: string): void {
   tx.setMatched(name, value);
@@ -56,6 +56,7 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
   // chain also covers the intermediate values multiMatch tries).
   const early = pre !== undefined && !negated;
   const steps = chain === undefined ? NO_STEPS : chain.transfer;
+  const path = link.multiMatch && chain !== undefined ? chainPath(chain) : undefined;
   let matched = false;
   for (let t = 0; t < targets.length; t++) {
     // a plain TX:key (or &TX:key) under a rule without transformations or prefilter: read directly
@@ -85,7 +86,15 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
         if (!mayPass(pre, chain, steps, raw.lo, raw.hi)) continue;
       }
       if (link.multiMatch) {
-        for (const step of chainSteps(chain, raw)) {
+        // the raw value, then the value after each step that changed it
+        let last = raw;
+        for (let k = -1; k < (path === undefined ? 0 : path.length); k++) {
+          const step = k < 0 ? raw : applyStep(path![k]!, last);
+          if (k >= 0) {
+            const changed = step.s !== last.s;
+            last = step;
+            if (!changed) continue;
+          }
           let hit: boolean;
           if (pre === undefined) hit = op(tx, step.s);
           else {

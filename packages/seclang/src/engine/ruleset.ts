@@ -57,6 +57,7 @@ export class RuleSet {
     for (const rule of this.rules()) {
       for (let link: Rule | undefined = rule; link; link = link.chained) {
         link.targetSlots = [];
+        link.targetBaseSlots = [];
         link.targetNames = [];
         link.targetTxKeys = [];
         for (const t of link.targets) {
@@ -71,15 +72,21 @@ export class RuleSet {
           );
           if (t.variable.dynamic) {
             link.targetSlots.push(-1);
+            link.targetBaseSlots.push(-1);
             continue;
           }
-          const sig = targetSignature(t);
-          let slot = slots.get(sig);
-          if (slot === undefined) {
-            slot = slots.size;
-            slots.set(sig, slot);
-          }
-          link.targetSlots.push(slot);
+          const slotOf = (sig: string): number => {
+            let slot = slots.get(sig);
+            if (slot === undefined) {
+              slot = slots.size;
+              slots.set(sig, slot);
+            }
+            return slot;
+          };
+          link.targetSlots.push(slotOf(targetSignature(t)));
+          link.targetBaseSlots.push(
+            t.exclusions.length > 0 && !t.count ? slotOf(targetSignature({ ...t, exclusions: [] })) : -1,
+          );
         }
       }
     }

@@ -95,25 +95,55 @@ export function targetValues(
     const hit = tx.targetCache[slot];
     if (hit) return hit;
   }
+  const baseSlot = link.targetBaseSlots[index]!;
+  if (baseSlot >= 0 && !removals) {
+    // the values without the exclusions, shared when the exclusions leave out nothing
+    let base = tx.targetCache[baseSlot];
+    if (!base) {
+      base = build(tx, selectEntries(tx, t));
+      tx.targetCache[baseSlot] = base;
+    }
+    let keep = base;
+    for (let i = 0; i < base.keys.length; i++) {
+      if (excluded(base.keys[i]!, t.exclusions)) {
+        keep = subset(base, t.exclusions);
+        break;
+      }
+    }
+    tx.targetCache[slot] = keep;
+    return keep;
+  }
   const name = t.variable.name;
   let entries = selectEntries(tx, t);
   if (t.exclusions.length > 0) entries = entries.filter((e) => !excluded(e.key, t.exclusions));
   if (removals) entries = entries.filter((e) => !removedBy(name, e.key, removals));
-  let resolved: TargetValues;
-  if (t.count) resolved = values([recFor(tx, String(entries.length))], ONE_KEY);
-  else if (entries.length === 0) resolved = NONE;
-  else {
-    const recs: ValueRec[] = new Array(entries.length);
-    const keys: string[] = new Array(entries.length);
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i]!;
-      recs[i] = recFor(tx, e.value);
-      keys[i] = e.key;
-    }
-    resolved = values(recs, keys);
-  }
+  const resolved = t.count ? values([recFor(tx, String(entries.length))], ONE_KEY) : build(tx, entries);
   if (slot >= 0 && !removals) tx.targetCache[slot] = resolved;
   return resolved;
+}
+
+function build(tx: Transaction, entries: readonly Entry[]): TargetValues {
+  if (entries.length === 0) return NONE;
+  const recs: ValueRec[] = new Array(entries.length);
+  const keys: string[] = new Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    recs[i] = recFor(tx, e.value);
+    keys[i] = e.key;
+  }
+  return values(recs, keys);
+}
+
+/** The values of `base` whose keys the exclusions do not name. */
+function subset(base: TargetValues, exclusions: ReadonlyArray<string | RegExp>): TargetValues {
+  const recs: ValueRec[] = [];
+  const keys: string[] = [];
+  for (let i = 0; i < base.keys.length; i++) {
+    if (excluded(base.keys[i]!, exclusions)) continue;
+    recs.push(base.recs[i]!);
+    keys.push(base.keys[i]!);
+  }
+  return recs.length === 0 ? NONE : values(recs, keys);
 }
 
 /** The MATCHED_VAR_NAME of a value of target `index` with entry key `key`. */

@@ -6,7 +6,7 @@
 // leave a value unchanged, so many prefixes end at the same string). Transformations are pure
 // functions of their input, so sharing their results is exact.
 
-import { classBits } from '../regex/prefilter.ts';
+import { CLASS_OF } from '../regex/prefilter.ts';
 import { getTransformation } from '../transformations/index.ts';
 import type { Transaction, TransformationDef, TransformChain } from '../types.ts';
 import { identityUnless, transferOf, transferShortcut } from './class-transfer.ts';
@@ -72,7 +72,20 @@ export class ValueRec {
 
 /** Fills the record's character-class bits. */
 export function setClassBits(rec: ValueRec): void {
-  const [lo, hi] = classBits(rec.s);
+  const s = rec.s;
+  let lo = 0;
+  let hi = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 255) {
+      lo = -1;
+      hi = -1;
+      break;
+    }
+    const k = CLASS_OF[c]!;
+    if (k < 32) lo |= 1 << k;
+    else hi |= 1 << (k - 32);
+  }
   rec.lo = lo;
   rec.hi = hi;
   rec.hasBits = true;
@@ -89,7 +102,7 @@ export function recFor(tx: Transaction, value: string): ValueRec {
 }
 
 /** The record of `input`'s value after the one transformation of `node`, computed once. */
-function applyStep(node: TransformChain, input: ValueRec): ValueRec {
+export function applyStep(node: TransformChain, input: ValueRec): ValueRec {
   const def = node.def;
   if (!def) return input;
   const step = node.step;
@@ -117,21 +130,13 @@ export function applyChain(chain: TransformChain, rec: ValueRec): ValueRec {
   return applyStep(chain, chain.parent ? applyChain(chain.parent, rec) : rec);
 }
 
-/** For multiMatch: the raw value and the value after each step that changed it. */
-export function chainSteps(chain: TransformChain | undefined, rec: ValueRec): ValueRec[] {
-  const out = [rec];
-  if (!chain) return out;
+/** The nodes from the root to `chain`, for multiMatch (which tests the value after each step). */
+export function chainPath(chain: TransformChain): readonly TransformChain[] {
   let path = paths.get(chain);
   if (!path) {
     path = [];
     for (let n: TransformChain | undefined = chain; n; n = n.parent) path.unshift(n);
     paths.set(chain, path);
   }
-  let last = rec;
-  for (const node of path) {
-    const next = applyStep(node, last);
-    if (next.s !== last.s) out.push(next);
-    last = next;
-  }
-  return out;
+  return path;
 }

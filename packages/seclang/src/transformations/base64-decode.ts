@@ -7,27 +7,29 @@ for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
   VALUES[c.charCodeAt(0)] = i;
 }
 
+const SCRATCH = Buffer.allocUnsafe(8192);
+
 export function decodeBase64(input: string): string {
-  const codes: number[] = [];
+  let len = 0;
+  while (len < input.length) {
+    const c = input.charCodeAt(len);
+    if (c >= 128 || VALUES[c]! < 0) break;
+    len++;
+  }
+  const size = Math.floor((len * 6) / 8);
+  const out = size <= SCRATCH.length ? SCRATCH : Buffer.allocUnsafe(size);
+  let n = 0;
   let acc = 0;
   let bits = 0;
-  let out = '';
-  for (let i = 0; i < input.length; i++) {
-    const c = input.charCodeAt(i);
-    const v = c < 128 ? VALUES[c]! : -1;
-    if (v < 0) break;
-    acc = ((acc << 6) | v) & 0xffffff;
+  for (let i = 0; i < len; i++) {
+    acc = ((acc << 6) | VALUES[input.charCodeAt(i)]!) & 0xffffff;
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
-      codes.push((acc >> bits) & 0xff);
-      if (codes.length === 4096) {
-        out += String.fromCharCode(...codes);
-        codes.length = 0;
-      }
+      out[n++] = (acc >> bits) & 0xff;
     }
   }
-  return codes.length === 0 ? out : out + String.fromCharCode(...codes);
+  return out.toString('latin1', 0, n);
 }
 
 export const base64Decode: TransformationDef = {
