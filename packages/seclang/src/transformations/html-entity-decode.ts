@@ -5,6 +5,10 @@ import { hexValue } from '../util/bytes.ts';
 
 const NAMED: Record<string, number> = { quot: 34, amp: 38, lt: 60, gt: 62, nbsp: 160 };
 
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
 function decodeAt(input: string, i: number): [string, number] | undefined {
   const n = input.length;
   if (input.charCodeAt(i + 1) === 35) {
@@ -23,7 +27,8 @@ function decodeAt(input: string, i: number): [string, number] | undefined {
     return [String.fromCharCode(value & 0xff), j];
   }
   let j = i + 1;
-  while (j < n && j - i <= 5 && /[a-zA-Z]/.test(input[j]!)) j++;
+  while (j < n && j - i <= 5 && isLetter(input.charCodeAt(j))) j++;
+  if (j - i < 3 || j - i > 5) return undefined; // the names are 2 to 4 letters long
   const name = input.slice(i + 1, j).toLowerCase();
   const code = NAMED[name];
   if (code === undefined) return undefined;

@@ -4,20 +4,15 @@ import type { TransformationDef } from '../types.ts';
 import { hexByte } from '../util/bytes.ts';
 
 export function decodeUrl(input: string, unicode: boolean, plusAsSpace = true): string {
+  // '+' is neither a hex digit nor 'u', so turning it into a space first leaves every escape as it was
+  if (plusAsSpace && input.indexOf('+') >= 0) return decodeUrl(input.replaceAll('+', ' '), unicode, false);
   let pct = input.indexOf('%');
-  let plus = plusAsSpace ? input.indexOf('+') : -1;
-  if (pct < 0 && plus < 0) return input;
-  // jumps from one '%' or '+' to the next; the text between is copied as slices
+  if (pct < 0) return input;
+  // jumps from one '%' to the next; the text between is copied as slices
   let out = '';
   let start = 0;
   const n = input.length;
-  while (pct >= 0 || plus >= 0) {
-    if (plus >= 0 && (pct < 0 || plus < pct)) {
-      out += `${input.slice(start, plus)} `;
-      start = plus + 1;
-      plus = input.indexOf('+', start);
-      continue;
-    }
+  while (pct >= 0) {
     let i = pct;
     if (unicode && (input.charCodeAt(i + 1) | 0x20) === 0x75) {
       const b = i + 5 < n ? hexByte(input, i + 4) : -1;
