@@ -32,38 +32,47 @@ function traits(code: number): number {
 }
 
 export class FingerprintStack {
-  // The stack as a string of class letters: cheaper than an array for at most ten entries.
-  private items = '';
+  // The stack as class-letter codes; the tokenizer stops at STACK_LIMIT entries.
+  private readonly items = new Uint8Array(STACK_LIMIT + 8);
+  private n = 0;
 
   get full(): boolean {
-    return this.items.length >= STACK_LIMIT;
+    return this.n >= STACK_LIMIT;
+  }
+
+  /** Empties the stack for the next fingerprint. */
+  reset(): void {
+    this.n = 0;
   }
 
   push(cls: string): void {
-    let items = this.items;
+    const items = this.items;
     const code = cls.charCodeAt(0);
     const own = traits(code);
-    let n = items.length;
-    let top = n > 0 ? items.charCodeAt(n - 1) : 0;
-    let below = n > 1 ? items.charCodeAt(n - 2) : 0;
+    let n = this.n;
+    let top = n > 0 ? items[n - 1]! : 0;
+    let below = n > 1 ? items[n - 2]! : 0;
     if (top === A && own & SIGNABLE && !(traits(below) & OPERAND_END)) {
-      items = items.slice(0, -1); // a sign: -1, +sleep(…), ~x
-      n--;
+      n--; // a sign: -1, +sleep(…), ~x
       top = below;
-      below = n > 1 ? items.charCodeAt(n - 2) : 0;
+      below = n > 1 ? items[n - 2]! : 0;
     }
     if (own & ARITH_VALUE && (top === A || top === DOT) && traits(below) & ARITH_VALUE) {
-      this.items = items.slice(0, -1); // 1+2, a.b, 2010-01-01: keep the left operand's class
+      this.n = n - 1; // 1+2, a.b, 2010-01-01: keep the left operand's class
     } else if (own & LIST_VALUE && top === COMMA && traits(below) & LIST_VALUE) {
-      this.items = items.slice(0, -1); // 1,2,3 and 'a', 'b': a list reads as one value
+      this.n = n - 1; // 1,2,3 and 'a', 'b': a list reads as one value
     } else if (top === code && (cls === 'w' || cls === 'l' || cls === 's')) {
-      this.items = items; // hello world, and not, 'a' 'b'
-    } else {
-      this.items = items + cls;
+      this.n = n; // hello world, and not, 'a' 'b'
+    } else if (n < items.length) {
+      items[n] = code;
+      this.n = n + 1;
     }
   }
 
   toString(): string {
-    return this.items.length > FINGERPRINT_LENGTH ? this.items.slice(0, FINGERPRINT_LENGTH) : this.items;
+    const k = Math.min(this.n, FINGERPRINT_LENGTH);
+    let out = '';
+    for (let i = 0; i < k; i++) out += String.fromCharCode(this.items[i]!);
+    return out;
   }
 }

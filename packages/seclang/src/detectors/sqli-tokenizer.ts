@@ -220,8 +220,11 @@ function scanSymbol(s: string, i: number, out: FingerprintStack): number {
 }
 
 /** Fingerprint of `s` read in the given quoting context. */
+const STACK = new FingerprintStack();
+
 export function sqlFingerprint(s: string, quote: QuoteContext): string {
-  const out = new FingerprintStack();
+  const out = STACK; // one at a time: the scan is synchronous and not reentrant
+  out.reset();
   const n = s.length;
   let i = 0;
   if (quote !== 0) {
