@@ -127,6 +127,8 @@ export interface TransformChain {
   readonly baseHi: number;
   /** When `keeps`: the step is the identity on values without these classes (class-transfer.ts). */
   readonly keeps: boolean;
+  /** The step's output has exactly its input's classes (`lowercase`): bits are inherited. */
+  readonly sameClasses: boolean;
   readonly keepLo: number;
   readonly keepHi: number;
   readonly parent: TransformChain | undefined;

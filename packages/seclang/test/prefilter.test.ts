@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   identityUnless,
   KNOWN_TRANSFERS,
+  keepsClasses,
   transfer,
   transferOf,
   transferredHi,
@@ -139,6 +140,9 @@ describe('operator prefilters', () => {
         const [olo, ohi] = classBits(def.transform(s));
         const ok = (olo & ~transferredLo()) === 0 && (ohi & ~transferredHi()) === 0;
         if (!ok) expect(`${name}(${JSON.stringify(s)})`).toBe('covered');
+        if (keepsClasses(name) && (olo !== lo || ohi !== hi)) {
+          expect(`${name}(${JSON.stringify(s)})`).toBe('same classes');
+        }
         const keep = identityUnless(name);
         if (keep && ((lo & keep[0]) | (hi & keep[1])) === 0 && def.transform(s) !== s) {
           expect(`${name}(${JSON.stringify(s)})`).toBe('unchanged');

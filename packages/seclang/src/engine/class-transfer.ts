@@ -9,6 +9,8 @@
 import { CLASS_OF } from '../regex/prefilter.ts';
 
 interface TransferSpec {
+  /** The output has exactly the input's classes (case folding within a class). */
+  sameClasses?: boolean;
   /** The output is the input itself when the input holds none of these characters. */
   identityUnless?: string;
   /** Classes the output may hold whatever the input (even when it is empty). */
@@ -21,7 +23,7 @@ const HEX_LOWER = '0123456789abcdef';
 
 const SPECS: Record<string, TransferSpec> = {
   none: {},
-  lowercase: {},
+  lowercase: { sameClasses: true },
   removeNulls: { identityUnless: '\0' },
   removeWhitespace: { identityUnless: '\t \xa0' },
   trim: { identityUnless: '\t ' },
@@ -85,6 +87,11 @@ export function transferOf(name: string | undefined): number[] {
   const out = [alo, ahi, spec.rules?.length ?? 0];
   for (const [when, add] of spec.rules ?? []) out.push(...mask(when), ...mask(add));
   return out;
+}
+
+/** True when the transformation's output always has exactly its input's classes. */
+export function keepsClasses(name: string | undefined): boolean {
+  return name !== undefined && SPECS[name]?.sameClasses === true;
 }
 
 /** [lo, hi] of the classes whose absence makes the transformation the identity, or undefined. */

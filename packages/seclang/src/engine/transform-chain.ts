@@ -9,7 +9,7 @@
 import { CLASS_OF } from '../regex/prefilter.ts';
 import { getTransformation } from '../transformations/index.ts';
 import type { Transaction, TransformationDef, TransformChain } from '../types.ts';
-import { identityUnless, transferOf, transferShortcut } from './class-transfer.ts';
+import { identityUnless, keepsClasses, transferOf, transferShortcut } from './class-transfer.ts';
 
 const nodes = new Map<string, TransformChain>();
 const steps = new Map<TransformationDef, number>();
@@ -46,6 +46,7 @@ export function chainFor(names: readonly string[]): TransformChain | undefined {
         baseLo,
         baseHi,
         keeps: keep !== undefined,
+        sameClasses: keepsClasses(def?.name),
         keepLo: keep?.[0] ?? 0,
         keepHi: keep?.[1] ?? 0,
         parent: node,
@@ -117,7 +118,14 @@ export function applyStep(node: TransformChain, input: ValueRec): ValueRec {
     }
   }
   const s = def.transform(input.s);
-  if (s !== input.s) out = new ValueRec(s);
+  if (s !== input.s) {
+    out = new ValueRec(s);
+    if (node.sameClasses && input.hasBits) {
+      out.lo = input.lo;
+      out.hi = input.hi;
+      out.hasBits = true;
+    }
+  }
   input.step[step] = out;
   return out;
 }
