@@ -12,6 +12,30 @@ export { AREA_HELP, AREAS, PERMISSIONS, parsePermissions } from './api/auth/perm
 export { type ApiToken, createApiToken, listApiTokens, revokeApiToken } from './api/auth/service.ts';
 export { EDGE_CODES, edgeError } from './api/errors.ts';
 export { isHexId, newHexId } from './api/ids.ts';
+export {
+  type ActiveWafs,
+  activeWafs,
+  type EntrypointRules,
+  managedEntrypoint,
+} from './api/migration/active-wafs.ts';
+export { MIGRATION_CODES } from './api/migration/errors.ts';
+export {
+  exportTerraform,
+  renderTerraform,
+  type TerraformExport,
+} from './api/migration/iac/terraform.ts';
+export { MAPPING_ROWS, type MigratedConfiguration, type MigratedRule } from './api/migration/mapping/index.ts';
+export {
+  checkUpgrade,
+  newWafEnabled,
+  previousWafEnabled,
+  type UpgradeRequest,
+  upgradeConfiguration,
+  upgradeHistory,
+  upgradeStatus,
+  upgradeZone,
+} from './api/migration/service.ts';
+export type { Actor, MigrationEvent } from './api/migration/store.ts';
 export { EDGE_API_PREFIX, edgeRoutes } from './api/plugin.ts';
 export { checkExpression, rulesScheme } from './api/rulesets/expression.ts';
 export type { RuleContent, StoredRule } from './api/rulesets/model.ts';

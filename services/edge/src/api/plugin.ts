@@ -7,6 +7,7 @@ import { edgeErrorShape } from './envelope.ts';
 import { EDGE_CODES, invalidBody } from './errors.ts';
 import { filterRoutes } from './filters/routes.ts';
 import { firewallRuleRoutes } from './firewall-rules/routes.ts';
+import { migrationRoutes, replacedByMigration } from './migration/routes.ts';
 import { pageRuleRoutes } from './page-rules/routes.ts';
 import type { EdgeRoute } from './route.ts';
 import { rulesetRoutes } from './rulesets/routes.ts';
@@ -23,7 +24,9 @@ export const edgeRoutes: readonly EdgeRoute[] = [
   ...filterRoutes,
   ...firewallRuleRoutes,
   ...pageRuleRoutes,
-  ...rulesetRoutes,
+  // The WAF upgrade (issue 8) takes over the entry-point PUT, which gains waf_migration.
+  ...rulesetRoutes.filter((r) => !replacedByMigration(r)),
+  ...migrationRoutes,
 ];
 
 /**

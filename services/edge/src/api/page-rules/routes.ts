@@ -1,3 +1,5 @@
+import { Reply } from '../envelope.ts';
+import { pageRuleNotices } from '../migration/notices.ts';
 import { qEnum } from '../query.ts';
 import { type EdgeRoute, route } from '../route.ts';
 import {
@@ -45,7 +47,10 @@ export const pageRuleRoutes: EdgeRoute[] = [
     access: edit,
     body: pageRuleInput,
     result: pageRuleSchema,
-    handle: async ({ deps, zone, body }) => pageRuleJson(await createPageRule(deps, zone, body)),
+    async handle({ deps, zone, body }) {
+      const rule = await createPageRule(deps, zone, body);
+      return new Reply(pageRuleJson(rule), undefined, pageRuleNotices(zone, rule));
+    },
   }),
   route({
     method: 'GET',
@@ -63,16 +68,16 @@ export const pageRuleRoutes: EdgeRoute[] = [
     access: edit,
     body: pageRuleInput,
     result: pageRuleSchema,
-    handle: async ({ deps, zone, params, body, path }) =>
-      pageRuleJson(
-        await changePageRule(
-          deps,
-          zone,
-          params.pagerule_id!,
-          { priority: 1, status: 'disabled', ...body },
-          path,
-        ),
-      ),
+    async handle({ deps, zone, params, body, path }) {
+      const rule = await changePageRule(
+        deps,
+        zone,
+        params.pagerule_id!,
+        { priority: 1, status: 'disabled', ...body },
+        path,
+      );
+      return new Reply(pageRuleJson(rule), undefined, pageRuleNotices(zone, rule));
+    },
   }),
   route({
     method: 'PATCH',
@@ -81,8 +86,10 @@ export const pageRuleRoutes: EdgeRoute[] = [
     access: edit,
     body: pageRulePatch,
     result: pageRuleSchema,
-    handle: async ({ deps, zone, params, body, path }) =>
-      pageRuleJson(await changePageRule(deps, zone, params.pagerule_id!, body, path)),
+    async handle({ deps, zone, params, body, path }) {
+      const rule = await changePageRule(deps, zone, params.pagerule_id!, body, path);
+      return new Reply(pageRuleJson(rule), undefined, pageRuleNotices(zone, rule));
+    },
   }),
   route({
     method: 'DELETE',

@@ -1,6 +1,7 @@
 import type { Queryable } from '@cairn/kit';
 import type { Catalogue } from '../../managed/catalogue.ts';
 import { EDGE_CODES, edgeError, noSuchObject, notEntitled } from '../errors.ts';
+import { previousWafGone } from '../migration/errors.ts';
 import { atLeast, planLabel } from '../zones/plans.ts';
 import type { Zone } from '../zones/store.ts';
 import {
@@ -16,10 +17,11 @@ import {
 import { type PackageSettings, readModes, readPackageSettings } from './store.ts';
 
 /**
- * The previous WAF is available to Pro zones and above. (The WAF upgrade, issue 8, adds: refused once
- * the zone's migration state is "complete".)
+ * The previous WAF is available to Pro zones and above, until the zone is upgraded to the new WAF
+ * Managed Rules (migration state "complete", irreversible): then every endpoint of it says so.
  */
 export function assertLegacyWaf(zone: Zone): void {
+  if (zone.wafMigrationState === 'complete') throw previousWafGone(zone);
   if (!atLeast(zone.plan, 'pro')) {
     throw notEntitled(
       `not entitled to the WAF managed rules (previous version): they need the Pro plan or above, and zone ${zone.name} is on ${planLabel(zone.plan)}`,

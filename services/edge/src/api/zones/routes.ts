@@ -2,6 +2,7 @@ import { allows, seesZone } from '../auth/permissions.ts';
 import { bool, hexId, obj, oneOf, optional, str } from '../decode.ts';
 import { Reply } from '../envelope.ts';
 import { authenticationError, invalidValue, noSuchObject } from '../errors.ts';
+import { settingNotices } from '../migration/notices.ts';
 import { pageParams, paginate, qEnum, qString } from '../query.ts';
 import { type EdgeRoute, route } from '../route.ts';
 import { findPlan, PLAN_NAMES } from './plans.ts';
@@ -181,7 +182,11 @@ export const zoneRoutes: EdgeRoute[] = [
       }
       await writeSetting(deps.db, zone.id, zone.plan, def, body.value, deps.clock.now());
       const all = await readSettings(deps.db, zone.id, zone.plan);
-      return all.find((s) => s.id === def.id);
+      return new Reply(
+        all.find((s) => s.id === def.id),
+        undefined,
+        settingNotices(zone, def.id),
+      );
     },
   }),
 ];
