@@ -217,10 +217,7 @@ function compile(
     chained: undefined,
     parentId: parent?.id ?? 0,
     suppressScore: false,
-    targetSlots: [],
-    targetBaseSlots: [],
-    targetNames: [],
-    targetTxKeys: [],
+    plans: [],
   };
   return { rule, chain: b.chain };
 }

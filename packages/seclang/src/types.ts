@@ -135,6 +135,26 @@ export interface TransformChain {
   readonly def: TransformationDef | undefined;
 }
 
+/** How a rule reads one of its targets (one small object, so reading it touches one place). */
+export interface TargetPlan {
+  readonly target: Target;
+  /** `&VAR`: the number of values. */
+  readonly count: boolean;
+  /** Slot in the per-phase cache of resolved values, -1 when not cacheable. */
+  readonly slot: number;
+  /**
+   * With `!` exclusions: the cache slot of the same target without them (its values are reused
+   * when the exclusions leave out nothing), else -1.
+   */
+  readonly baseSlot: number;
+  /** The TX key when the target is a plain `TX:key` (read directly), else undefined. */
+  readonly txKey: string | undefined;
+  /** The name values are reported under: `ARGS`, `&TX:foo`. */
+  readonly name: string;
+  /** For a `TX:key` target: `TX:key` with the key as written (MATCHED_VAR_NAME). */
+  readonly txName: string;
+}
+
 export interface Rule {
   readonly id: number;
   readonly phase: number;
@@ -168,15 +188,6 @@ export interface Rule {
   readonly parentId: number;
   /** A per-rule override turned scoring `setvar`s off (action "log"). */
   suppressScore: boolean;
-  /** Per target: its slot in the per-phase cache of resolved values, -1 when not cacheable. */
-  targetSlots: number[];
-  /**
-   * Per target with `!` exclusions: the cache slot of the same target without them (its values
-   * are reused when the exclusions leave out nothing), else -1.
-   */
-  targetBaseSlots: number[];
-  /** Per target: the name its values are reported under (`ARGS`, `&TX:foo`). */
-  targetNames: string[];
-  /** Per target: the TX key when the target is a plain `TX:key` (read directly), else undefined. */
-  targetTxKeys: Array<string | undefined>;
+  /** Per target, what the engine needs to read it (set by RuleSet.finalize). */
+  plans: TargetPlan[];
 }

@@ -32,18 +32,12 @@ function mayPass(
   return passes(pre, transferredLo(), transferredHi());
 }
 
-/** The key of a `TX:key` target as written in the rule (MATCHED_VAR_NAME keeps its case). */
-function txRawKey(link: Rule, t: number): string {
-  const sel = link.targets[t]!.selector;
-  return sel.kind === 'key' ? sel.raw : '';
-}
-
 function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
   tx.capture = link.capture;
   const op = link.operator;
   const negated = link.negated;
-  const targets = link.targets;
-  if (targets.length === 0) {
+  const plans = link.plans;
+  if (plans.length === 0) {
     if (op(tx, '') === negated) return false;
     onMatch(tx, link, '', '');
     return true;
@@ -58,21 +52,22 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
   const steps = chain === undefined ? NO_STEPS : chain.transfer;
   const path = link.multiMatch && chain !== undefined ? chainPath(chain) : undefined;
   let matched = false;
-  for (let t = 0; t < targets.length; t++) {
+  for (let t = 0; t < plans.length; t++) {
+    const plan = plans[t]!;
     // a plain TX:key (or &TX:key) under a rule without transformations or prefilter: read directly
-    const txKey = link.targetTxKeys[t];
+    const txKey = plan.txKey;
     if (txKey !== undefined && removals === undefined && chain === undefined && pre === undefined) {
       const value = tx.tx.get(txKey);
-      const count = link.targets[t]!.count;
+      const count = plan.count;
       if (value === undefined && !count) continue;
       const v = count ? (value === undefined ? '0' : '1') : value!;
       if (op(tx, v) !== negated) {
         matched = true;
-        onMatch(tx, link, count ? link.targetNames[t]! : targetName(link, t, txRawKey(link, t)), v);
+        onMatch(tx, link, count ? plan.name : plan.txName, v);
       }
       continue;
     }
-    const tv = targetValues(tx, link, t, removals);
+    const tv = targetValues(tx, plan, removals);
     const recs = tv.recs;
     if (recs.length === 0) continue;
     if (early) {
@@ -103,7 +98,7 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
           }
           if (hit !== negated) {
             matched = true;
-            onMatch(tx, link, targetName(link, t, tv.keys[i]!), step.s);
+            onMatch(tx, link, targetName(plan, tv.keys[i]!), step.s);
           }
         }
         continue;
@@ -117,7 +112,7 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
       }
       if (hit !== negated) {
         matched = true;
-        onMatch(tx, link, targetName(link, t, tv.keys[i]!), rec.s);
+        onMatch(tx, link, targetName(plan, tv.keys[i]!), rec.s);
       }
     }
   }

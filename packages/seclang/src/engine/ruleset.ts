@@ -1,7 +1,7 @@
 // The compiled rule set: one ordered list per phase (markers appear in every phase, as in
 // ModSecurity), jump targets for skipAfter resolved once, and the engine configuration.
 
-import type { Rule, Target } from '../types.ts';
+import type { Rule, Target, TargetPlan } from '../types.ts';
 import { defaultEngineConfig, type EngineConfig } from './config.ts';
 
 /** A phase list item: a rule, or a marker name. */
@@ -56,25 +56,9 @@ export class RuleSet {
     const slots = new Map<string, number>();
     for (const rule of this.rules()) {
       for (let link: Rule | undefined = rule; link; link = link.chained) {
-        link.targetSlots = [];
-        link.targetBaseSlots = [];
-        link.targetNames = [];
-        link.targetTxKeys = [];
-        for (const t of link.targets) {
+        link.plans = link.targets.map((t): TargetPlan => {
           const name = t.variable.name;
-          link.targetNames.push(
-            t.count ? (t.selector.kind === 'key' ? `&${name}:${t.selector.raw}` : `&${name}`) : name,
-          );
-          link.targetTxKeys.push(
-            name === 'TX' && t.selector.kind === 'key' && t.exclusions.length === 0
-              ? t.selector.key
-              : undefined,
-          );
-          if (t.variable.dynamic) {
-            link.targetSlots.push(-1);
-            link.targetBaseSlots.push(-1);
-            continue;
-          }
+          const key = t.selector.kind === 'key' ? t.selector : undefined;
           const slotOf = (sig: string): number => {
             let slot = slots.get(sig);
             if (slot === undefined) {
@@ -83,11 +67,20 @@ export class RuleSet {
             }
             return slot;
           };
-          link.targetSlots.push(slotOf(targetSignature(t)));
-          link.targetBaseSlots.push(
-            t.exclusions.length > 0 && !t.count ? slotOf(targetSignature({ ...t, exclusions: [] })) : -1,
-          );
-        }
+          const cacheable = !t.variable.dynamic;
+          return {
+            target: t,
+            count: t.count,
+            slot: cacheable ? slotOf(targetSignature(t)) : -1,
+            baseSlot:
+              cacheable && t.exclusions.length > 0 && !t.count
+                ? slotOf(targetSignature({ ...t, exclusions: [] }))
+                : -1,
+            txKey: name === 'TX' && key && t.exclusions.length === 0 ? key.key : undefined,
+            name: t.count ? (key ? `&${name}:${key.raw}` : `&${name}`) : name,
+            txName: key ? `${name}:${key.raw}` : name,
+          };
+        });
       }
     }
     this.targetSlots = slots.size;

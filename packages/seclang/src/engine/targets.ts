@@ -3,7 +3,7 @@
 // values in order), so targets shared by many rules (`ARGS`, `REQUEST_COOKIES`…) are resolved once
 // per phase and transaction; targets on dynamic variables (TX, MATCHED_VAR…) every time.
 
-import type { Entry, Rule, Target, Transaction } from '../types.ts';
+import type { Entry, Rule, Target, TargetPlan, Transaction } from '../types.ts';
 import type { TargetRemoval } from './transaction.ts';
 import { recFor, setClassBits, type ValueRec } from './transform-chain.ts';
 
@@ -73,16 +73,15 @@ export function removalsFor(tx: Transaction, starter: Rule): TargetRemoval[] | u
     : undefined;
 }
 
-/** The values of target `index` of `link`. */
+/** The values of the target of `plan`. */
 export function targetValues(
   tx: Transaction,
-  link: Rule,
-  index: number,
+  plan: TargetPlan,
   removals: readonly TargetRemoval[] | undefined,
 ): TargetValues {
-  const t = link.targets[index]!;
+  const t = plan.target;
   if (!removals) {
-    const txKey = link.targetTxKeys[index];
+    const txKey = plan.txKey;
     if (txKey !== undefined) {
       const value = tx.tx.get(txKey);
       if (t.count) return values([recFor(tx, value === undefined ? '0' : '1')], ONE_KEY);
@@ -90,12 +89,12 @@ export function targetValues(
       return values([recFor(tx, value)], [t.selector.kind === 'key' ? t.selector.raw : txKey]);
     }
   }
-  const slot = link.targetSlots[index]!;
+  const slot = plan.slot;
   if (slot >= 0 && !removals) {
     const hit = tx.targetCache[slot];
     if (hit) return hit;
   }
-  const baseSlot = link.targetBaseSlots[index]!;
+  const baseSlot = plan.baseSlot;
   if (baseSlot >= 0 && !removals) {
     // the values without the exclusions, shared when the exclusions leave out nothing
     let base = tx.targetCache[baseSlot];
@@ -146,8 +145,7 @@ function subset(base: TargetValues, exclusions: ReadonlyArray<string | RegExp>):
   return recs.length === 0 ? NONE : values(recs, keys);
 }
 
-/** The MATCHED_VAR_NAME of a value of target `index` with entry key `key`. */
-export function targetName(link: Rule, index: number, key: string): string {
-  const name = link.targetNames[index]!;
-  return key === '' ? name : `${name}:${key}`;
+/** The MATCHED_VAR_NAME of a value of the plan's target with entry key `key`. */
+export function targetName(plan: TargetPlan, key: string): string {
+  return key === '' ? plan.name : `${plan.name}:${key}`;
 }
