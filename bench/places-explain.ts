@@ -3,7 +3,8 @@
 import { openPostgres, type Queryable } from '@cairn/kit';
 import { loadReference } from '../services/places/src/reference/reference.ts';
 import type { SearchPlan } from '../services/places/src/search/plan.ts';
-import { searchPlaces } from '../services/places/src/store/places-read.ts';
+import { zoneMinutes } from '../services/places/src/search/zones.ts';
+import { searchPlaces } from '../services/places/src/store/places-search.ts';
 
 const db = openPostgres(process.env.DATABASE_URL!);
 const reference = await loadReference(db);
@@ -28,13 +29,13 @@ const plans: Record<string, SearchPlan> = {
     circle: { center: origin, radius: 22000 },
     categoryIds: reference.withDescendants(restaurant.id),
     openNowAt: new Date(),
+    openNowZones: zoneMinutes({ circle: { center: origin, radius: 22000 } }, new Date()),
   },
 };
 for (const [name, plan] of Object.entries(plans)) {
   const explain: Queryable = {
     query: (async (sql: string, params?: readonly unknown[]) => {
-      const plain = sql.replace(/,\s*description\b/, '');
-      const r = await db.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${plain}`, params);
+      const r = await db.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
       console.log(`--- ${name}\n${r.rows.map((x) => Object.values(x)[0]).join('\n')}`);
       return { rows: [], rowCount: 0 };
     }) as Queryable['query'],

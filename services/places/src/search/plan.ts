@@ -18,6 +18,9 @@ export interface SearchPlan {
   maxPrice?: number;
   openAtMinute?: number;
   openNowAt?: Date;
+  /** With openNowAt: the local minute of the week then in the time zones found in the area (the others are
+   * converted in SQL). */
+  openNowZones?: { zone: string; minute: number }[];
   order: Order;
   limit: number;
   after?: { key: number; id: string };

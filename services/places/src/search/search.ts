@@ -1,11 +1,12 @@
 import type { PlacesDeps } from '../deps.ts';
 import { invalidParameter } from '../errors.ts';
-import { searchPlaces } from '../store/places-read.ts';
+import { searchPlaces } from '../store/places-search.ts';
 import { decodeCursor, encodeCursor, paramsDigest } from './cursor.ts';
 import { cityRadius, resolveNear } from './near.ts';
 import { parseSearchParams, type RawQuery, type SearchParams } from './params.ts';
 import { type Order, rectangleCenter, type SearchPlan } from './plan.ts';
 import { renderPlace } from './render.ts';
+import { zoneMinutes } from './zones.ts';
 
 export const DEFAULT_RADIUS = 22_000;
 
@@ -80,7 +81,10 @@ export async function search(deps: PlacesDeps, raw: RawQuery): Promise<SearchAns
     now = new Date(state.t);
     plan.after = { key: state.k, id: state.i };
   }
-  if (params.openNow) plan.openNowAt = now;
+  if (params.openNow) {
+    plan.openNowAt = now;
+    plan.openNowZones = zoneMinutes(plan, now);
+  }
 
   const rows = await searchPlaces(deps.db, plan);
   const page = rows.slice(0, params.limit);

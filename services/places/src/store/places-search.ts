@@ -1,0 +1,193 @@
+import type { Queryable } from '@cairn/kit';
+import { chordFor } from '../data/earth.ts';
+import { circleBox, type Order, pointLiteral, rectangleBox, type SearchPlan } from '../search/plan.ts';
+import { likePattern, Params, PLACE_COLUMNS, type PlaceRow } from './places-read.ts';
+
+/**
+ * The search query. Three shapes, chosen by the order (see bench/places-explain.ts for the plans on 1M places):
+ *
+ * - Nearest first: the GiST index walks outwards from the origin (KNN) inside the circle's or rectangle's box,
+ *   the other filters are checked row by row on what it yields, and the scan stops once the page is full.
+ *   The walk sits in a subquery fenced by `OFFSET 0`; the filters around it are wrapped in `booleq(…, true)`,
+ *   whose selectivity the planner takes as a third instead of multiplying guesses down to one row (which made
+ *   it read and sort the whole box instead). Ties on distance are settled by id in the application, fetching
+ *   more rows only when the page's last distance is shared with the next row.
+ * - Relevance: every text match in the circle is scored. `places_pt_text_gist` (point, trigrams) answers
+ *   "in the box and matching" inside the index.
+ * - Rating, popularity: every match in the area, sorted.
+ */
+
+/** The local minute of the week at $now in the place's zone; Monday 00:00 = 0. */
+const LOCAL_MINUTE = (now: string) => `(
+  (extract(isodow FROM (${now}::timestamptz AT TIME ZONE coalesce(time_zone, 'UTC')))::int - 1) * 1440
+  + extract(hour FROM (${now}::timestamptz AT TIME ZONE coalesce(time_zone, 'UTC')))::int * 60
+  + extract(minute FROM (${now}::timestamptz AT TIME ZONE coalesce(time_zone, 'UTC')))::int)`;
+
+/**
+ * The local minute at `now` for each place: the minutes of the zones the application worked out for the area
+ * are looked up by name (a few text comparisons a row); any other zone is converted in SQL (~1.3 µs a row).
+ */
+function localMinute(p: Params, plan: SearchPlan, now: string): string {
+  const zones = plan.openNowZones ?? [];
+  if (zones.length === 0) return LOCAL_MINUTE(now);
+  const cases = zones.map((z) => `WHEN ${p.add(z.zone)} THEN ${p.add(z.minute)}::int`).join(' ');
+  return `(CASE time_zone ${cases} ELSE ${LOCAL_MINUTE(now)} END)`;
+}
+
+function sortKey(
+  order: Order,
+  p: Params,
+  plan: SearchPlan,
+  origin: string | undefined,
+): { expr: string; dir: 'ASC' | 'DESC' } {
+  switch (order) {
+    case 'distance':
+      return { expr: `(pt <-> ${origin}::cube)`, dir: 'ASC' };
+    case 'rating':
+      return { expr: 'coalesce(rating, -1)::float8', dir: 'DESC' };
+    case 'popularity':
+      return { expr: 'coalesce(popularity, -1)::float8', dir: 'DESC' };
+    case 'relevance': {
+      const q = p.add(plan.query!.toLowerCase());
+      const near =
+        origin && plan.circle
+          ? ` + 0.5 * (1 - least((pt <-> ${origin}::cube) / ${p.add(chordFor(plan.circle.radius) || 1)}::float8, 1))`
+          : '';
+      return {
+        expr: `(similarity(${q}, lower(name)) + word_similarity(${q}, search_text) + 0.5 * coalesce(popularity, 0)${near})::float8`,
+        dir: 'DESC',
+      };
+    }
+  }
+}
+
+interface Conditions {
+  /** Where the places are: index conditions (the box) and their exact checks. */
+  area: string[];
+  /** Everything else. */
+  filters: string[];
+}
+
+function conditions(p: Params, plan: SearchPlan, origin: string | undefined): Conditions {
+  const area: string[] = [];
+  const filters: string[] = [];
+  if (plan.circle) {
+    const center =
+      plan.origin && plan.circle.center === plan.origin ? origin! : p.add(pointLiteral(plan.circle.center));
+    area.push(`pt <@ ${p.add(circleBox(plan.circle.center, plan.circle.radius))}::cube`);
+    area.push(`(pt <-> ${center}::cube) <= ${p.add(chordFor(plan.circle.radius))}::float8`);
+  }
+  if (plan.rectangle) {
+    const { ne, sw } = plan.rectangle;
+    area.push(`pt <@ ${p.add(rectangleBox(ne, sw))}::cube`);
+    area.push(`latitude BETWEEN ${p.add(sw.latitude)}::float8 AND ${p.add(ne.latitude)}::float8`);
+    const west = p.add(sw.longitude);
+    const east = p.add(ne.longitude);
+    area.push(
+      sw.longitude <= ne.longitude
+        ? `longitude BETWEEN ${west}::float8 AND ${east}::float8`
+        : `(longitude >= ${west}::float8 OR longitude <= ${east}::float8)`,
+    );
+  }
+  if (plan.query !== undefined) {
+    const pattern = p.add(likePattern(plan.query));
+    filters.push(`(search_text LIKE ${pattern} OR ${p.add(plan.query.toLowerCase())} <% search_text)`);
+  }
+  if (plan.categoryIds.length > 0 && area.length > 0 && plan.categoryIds.every((id) => SAFE_ID.test(id))) {
+    // Inside the box, the index also knows each place's categories (a tsvector of its ids): the places of
+    // other categories are passed over in the index, without reading their rows.
+    const any = plan.categoryIds.map((id) => `'${id}'`).join(' | ');
+    area.push(`array_to_tsvector(fsq_category_ids) @@ ${p.add(any)}::tsquery`);
+  }
+  if (plan.categoryIds.length > 0) {
+    // Around a point, checking categories row by row on the places of the area beats intersecting with the
+    // categories' GIN index (a common category holds a tenth of all places); `IS TRUE` keeps the planner from
+    // choosing that index. Without a point, the GIN index is the way in.
+    const overlap = `fsq_category_ids && ${p.add(plan.categoryIds)}::text[]`;
+    filters.push(plan.origin ? `(${overlap}) IS TRUE` : overlap);
+  }
+  if (plan.chainIds.length > 0) filters.push(`fsq_chain_ids && ${p.add(plan.chainIds)}::text[]`);
+  if (plan.excludeChainIds.length > 0)
+    filters.push(`NOT (fsq_chain_ids && ${p.add(plan.excludeChainIds)}::text[])`);
+  if (plan.excludeAllChains) filters.push(`fsq_chain_ids = '{}'`);
+  if (plan.minPrice !== undefined) filters.push(`price >= ${p.add(plan.minPrice)}::int`);
+  if (plan.maxPrice !== undefined) filters.push(`price <= ${p.add(plan.maxPrice)}::int`);
+  if (plan.openAtMinute !== undefined) filters.push(`open_week @> ${p.add(plan.openAtMinute)}::int`);
+  // IS TRUE: the planner's guess for multirange containment is so small that it would read the whole area
+  // rather than walk outwards from the point.
+  if (plan.openNowAt)
+    filters.push(`(open_week @> ${localMinute(p, plan, p.add(plan.openNowAt.toISOString()))}) IS TRUE`);
+  return { area, filters };
+}
+
+/** Ids that are tsquery lexemes as they are (dataset and generated ids all are). */
+const SAFE_ID = /^[A-Za-z0-9_-]+$/;
+
+const where = (list: readonly string[]) => (list.length > 0 ? `WHERE ${list.join('\n   AND ')}` : '');
+
+export async function searchPlaces(db: Queryable, plan: SearchPlan): Promise<PlaceRow[]> {
+  if (plan.order === 'distance' && plan.origin) return nearestPlaces(db, plan);
+  const p = new Params();
+  const origin = plan.origin ? p.add(pointLiteral(plan.origin)) : undefined;
+  const { area, filters } = conditions(p, plan, origin);
+  const key = sortKey(plan.order, p, plan, origin);
+  if (plan.after) {
+    const k = p.add(plan.after.key);
+    const id = p.add(plan.after.id);
+    filters.push(
+      `(${key.expr} ${key.dir === 'ASC' ? '>' : '<'} ${k}::float8 OR (${key.expr} = ${k}::float8 AND fsq_place_id > ${id}))`,
+    );
+  }
+  const sql = `SELECT ${PLACE_COLUMNS}, ${origin ? `(pt <-> ${origin}::cube)` : 'NULL::float8'} AS chord,
+       ${key.expr} AS sort_key
+  FROM places
+ ${where([...area, ...filters])}
+ ORDER BY ${key.expr} ${key.dir}, fsq_place_id
+ LIMIT ${p.add(plan.limit)}`;
+  const { rows } = await db.query<PlaceRow>(sql, p.values);
+  return rows;
+}
+
+/**
+ * Nearest first, ties by id. KNN yields places in distance order but ties in any order, so `fetch` rows are
+ * read; when the last of them is as far as the last place of the page, places at that distance may be missing
+ * and the walk is repeated with four times as many rows. Places share a distance only when they share a point.
+ */
+async function nearestPlaces(db: Queryable, plan: SearchPlan): Promise<PlaceRow[]> {
+  let fetch = plan.limit + 1;
+  for (;;) {
+    const rows = await nearestQuery(db, plan, fetch);
+    if (rows.length < fetch) return rows.slice(0, plan.limit);
+    const lastKept = rows[plan.limit - 1]?.chord;
+    const lastRead = rows[rows.length - 1]!.chord;
+    if (lastKept === undefined || lastKept === null || lastRead === null || lastRead === undefined)
+      return rows.slice(0, plan.limit);
+    if (lastRead > lastKept) return rows.slice(0, plan.limit);
+    fetch *= 4;
+  }
+}
+
+async function nearestQuery(db: Queryable, plan: SearchPlan, fetch: number): Promise<PlaceRow[]> {
+  const p = new Params();
+  const origin = p.add(pointLiteral(plan.origin!));
+  const { area, filters } = conditions(p, plan, origin);
+  if (plan.after) {
+    const k = p.add(plan.after.key);
+    filters.push(
+      `(chord > ${k}::float8 OR (chord = ${k}::float8 AND fsq_place_id > ${p.add(plan.after.id)}))`,
+    );
+  }
+  // Only plain columns inside the walk (computed columns would be computed for every row it reads).
+  const sql = `SELECT ${PLACE_COLUMNS}, chord, chord AS sort_key
+  FROM (SELECT *
+          FROM (SELECT places.*, (pt <-> ${origin}::cube) AS chord
+                  FROM places
+                 ${where(area)}
+                 ORDER BY pt <-> ${origin}::cube
+                OFFSET 0) walk
+         ${filters.length > 0 ? `WHERE booleq(${filters.join('\n   AND ')}, true)` : ''}
+         LIMIT ${p.add(fetch)}) nearest
+ ORDER BY chord, fsq_place_id`;
+  const { rows } = await db.query<PlaceRow>(sql, p.values);
+  return rows;
+}
