@@ -208,7 +208,6 @@ describe('operator prefilters', () => {
       }
     }
     for (const test of loadCorpus(DEFAULT_CORPUS_DIR)) waf.evaluate(test.request);
-    console.log(`prefilter check: ${checked} matches, ${skipped} calls a prefilter rules out`);
     expect(misses).toEqual([]);
     expect(checked).toBeGreaterThan(1000);
     expect(skipped).toBeGreaterThan(10_000);
