@@ -86,10 +86,9 @@ describe('the embedded place editor, end to end', () => {
     await author.waitForSelector(`ul.results li a:has-text("${placeName}")`);
     for (let i = 0; i < 80; i++) {
       await author.keyboard.press('Tab');
-      const focused = await author.evaluate(() => document.activeElement?.closest('ul.results') !== null);
-      if (focused) break;
+      if ((await author.locator('ul.results a:focus').count()) > 0) break;
     }
-    expect(await author.evaluate(() => document.activeElement?.textContent ?? '')).toContain(placeName);
+    expect(await author.locator(':focus').textContent()).toContain(placeName);
     await author.keyboard.press('Enter');
     await author.waitForSelector(`h1:text("${placeName}")`);
     const placeId = (await author.textContent('dd code'))!;
