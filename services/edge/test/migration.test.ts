@@ -20,7 +20,12 @@ const get = async (path: string) => {
   expect(a.status, a.text).toBe(200);
   return a.body;
 };
-const status = async (z: Zone) => (await get(migrationPaths(z.id).status)).result;
+const status = async (z: Zone) =>
+  (await get(migrationPaths(z.id).status)).result as {
+    migration_state: string;
+    created: string;
+    modified_on: string;
+  };
 const history = async (z: Zone) =>
   (await get(migrationPaths(z.id).history)).result as { from: string; to: string; cause: string }[];
 const check = async (z: Zone, phaseTwo = true) =>
@@ -179,7 +184,7 @@ describe.each<PlanName>(['pro', 'business'])('%s: not upgraded → upgraded (no 
       { code: 10717, message: expect.stringContaining('start → complete') },
     ]);
     expect(await status(z)).toEqual(statusOf('disabled', 'enabled', 'complete', 'zone'));
-    const s = (await status(z)) as { created: string; modified_on: string };
+    const s = await status(z);
     expect(Date.parse(s.modified_on) - Date.parse(s.created)).toBe(60_000);
     expect(await history(z)).toEqual([
       {
@@ -231,7 +236,9 @@ describe('enterprise: validation mode, adjusted, then finished', () => {
     expect(setting.body.messages).toEqual([]);
 
     // Adjust: an override that disables a rule and one that changes an action, in validation mode again.
-    const adjusted = structuredClone(body) as { rules: { action_parameters: Record<string, unknown> }[] };
+    const adjusted = structuredClone(body) as unknown as {
+      rules: { action_parameters: Record<string, unknown> }[];
+    };
     adjusted.rules[0]!.action_parameters.overrides = {
       rules: [
         { id: '23ee7cebe6e8443e99ecf932ab579455', enabled: false },
