@@ -64,6 +64,7 @@ export async function openRuntime(
       deps,
       services: composed.modules,
       async close() {
+        await composed.edge.stopProxy();
         await composed.places.stop();
         await composed.identity.stop();
         await db.close();

@@ -21,7 +21,7 @@ export function runCli(args: string[], env: Record<string, string | undefined>) 
 /** Starts `cairn serve` and resolves once it is listening, with its URL and everything it printed so far. */
 export function startServe(env: Record<string, string | undefined>) {
   const child = spawn(process.execPath, [CLI, 'serve'], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, PORT: '0', EDGE_PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise<{

@@ -2,8 +2,12 @@ import type { AppDeps, ServiceModule } from '@cairn/kit';
 import { EDGE_API_PREFIX, edgeApi } from './api/plugin.ts';
 import { type EdgeConfig, loadEdgeConfig } from './config.ts';
 import type { EdgeDeps } from './deps.ts';
+import { EdgeEngine } from './engine/engine.ts';
+import { EventRecorder } from './events/recorder.ts';
 import { Catalogue } from './managed/catalogue.ts';
 import { edgeMigrations } from './migrations.ts';
+import { loadProxyConfig, type ProxyConfig } from './proxy/config.ts';
+import { createEdgeProxy, type EdgeProxy } from './proxy/server.ts';
 
 export { DEFAULT_ACCOUNT, ensureAccount, getAccount } from './api/accounts/service.ts';
 export type { Account } from './api/accounts/store.ts';
@@ -67,22 +71,71 @@ export { type LegacyWafConfig, readLegacyWafConfig } from './legacy-config.ts';
 export { Catalogue, EDGE_MANAGED_RULESET_ID, OWASP_RULESET_ID } from './managed/catalogue.ts';
 export { ANOMALY_RULE_ID, DEFAULT_SCORE_THRESHOLD } from './managed/owasp.ts';
 export { edgeMigrations } from './migrations.ts';
+export { CONFIG_CHANNEL, EdgeEngine, type Verdict, type ZonePlan } from './engine/index.ts';
+export { EventRecorder } from './events/recorder.ts';
+export { loadProxyConfig, type ProxyConfig } from './proxy/config.ts';
+export type { EdgeProxy } from './proxy/server.ts';
 
 export interface Edge {
   module: ServiceModule;
   deps: EdgeDeps;
+  /** The data plane's engine (zone plans, cached and invalidated by NOTIFY) and event recorder. */
+  engine: EdgeEngine;
+  recorder: EventRecorder;
+  /** Starts the reverse proxy (EDGE_PORT) with the engine's change listener and the event writer. */
+  startProxy(listen: { port: number; host: string }): Promise<EdgeProxy>;
+  /** Stops the proxy (graceful), the listener and the writer (flushing what is queued). */
+  stopProxy(): Promise<void>;
 }
 
 /** The edge service: the API v4 under /client/v4 on the API port. */
 export function createEdge(
   app: Pick<AppDeps, 'db' | 'clock' | 'log'>,
   config: Readonly<EdgeConfig> = loadEdgeConfig(),
+  proxyConfig: Readonly<ProxyConfig> = loadProxyConfig(),
 ): Edge {
   const catalogue = new Catalogue(config.crsDir);
   catalogue.announce(app.log);
   const deps: EdgeDeps = { db: app.db, clock: app.clock, log: app.log, catalogue };
+  const engine = new EdgeEngine(
+    { db: app.db, catalogue, log: app.log },
+    {
+      crsDir: config.crsDir,
+      bodyLimit: proxyConfig.bodyLimit,
+      planTtlMs: proxyConfig.planTtlMs,
+      maxCrsEngines: proxyConfig.crsEngines,
+      timeBudgetMs: proxyConfig.wafTimeBudgetMs,
+    },
+  );
+  const recorder = new EventRecorder(deps, {
+    logSampleRate: proxyConfig.eventsLogSampleRate,
+    retentionDays: proxyConfig.eventsRetentionDays,
+    maxRows: proxyConfig.eventsMaxRows,
+    maxQueue: 50_000,
+    flushMs: 250,
+  });
+  let proxy: EdgeProxy | undefined;
   return {
     deps,
+    engine,
+    recorder,
+    async startProxy(listen) {
+      if (proxy) return proxy;
+      await engine.start();
+      recorder.start();
+      proxy = await createEdgeProxy({ engine, recorder, clock: app.clock, log: app.log }, proxyConfig).listen(
+        listen.port,
+        listen.host,
+      );
+      return proxy;
+    },
+    async stopProxy() {
+      const running = proxy;
+      proxy = undefined;
+      if (running) await running.close();
+      await engine.stop();
+      await recorder.stop();
+    },
     module: {
       name: 'edge',
       title:

@@ -10,7 +10,7 @@ const cli = fileURLToPath(new URL('../../../apps/cli/bin/cairn.js', import.meta.
 /** Starts `cairn serve` in another process on the same PostgreSQL database; resolves with its base URL. */
 function startServer(databaseUrl: string): Promise<{ child: ChildProcess; baseUrl: string }> {
   const child = spawn(process.execPath, [cli, 'serve'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', EDGE_PORT: '0', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {

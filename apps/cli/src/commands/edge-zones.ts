@@ -8,17 +8,24 @@ const toJson = (z: Zone) => ({
   plan: z.plan,
   account: { id: z.accountId, name: z.accountName },
   waf_migration_state: z.wafMigrationState,
+  origin: z.origin,
   created_on: z.createdOn.toISOString(),
 });
 
 export const edgeZonesCreate: Command = {
   name: 'edge zones create',
   describe: 'Create a zone of the edge service with a plan (free, pro, business, enterprise)',
-  options: { name: { type: 'string' }, plan: { type: 'string' }, account: { type: 'string' } },
+  options: {
+    name: { type: 'string' },
+    plan: { type: 'string' },
+    account: { type: 'string' },
+    origin: { type: 'string' },
+  },
   optionHelp: {
     name: 'the domain name, e.g. example.com',
     plan: `one of ${PLAN_NAMES.join(', ')} (default free)`,
     account: 'account name (created when missing; default "Default account")',
+    origin: 'where the edge proxy (EDGE_PORT) sends the zone traffic, e.g. http://127.0.0.1:3000',
   },
   usesDatabase: true,
   async run(args, ctx) {
@@ -27,16 +34,18 @@ export const edgeZonesCreate: Command = {
     if (!plan) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')}, not "${planText}"`);
     const { edge } = await ctx.runtime();
     const accountName = optionalString(args, 'account');
+    const origin = optionalString(args, 'origin');
     const account = await ensureAccount(edge.deps, accountName);
     const zone = await createZone(edge.deps, {
       accountId: account.id,
       name: requiredString(args, 'name'),
       plan,
+      ...(origin === undefined ? {} : { origin }),
     });
     if (ctx.json) ctx.out.json(toJson(zone));
     else
       ctx.out.line(
-        `Created zone ${zone.name} (${zone.plan}) with id ${zone.id} in account "${account.name}"`,
+        `Created zone ${zone.name} (${zone.plan}) with id ${zone.id} in account "${account.name}"${zone.origin ? `, origin ${zone.origin}` : ''}`,
       );
     return 0;
   },
@@ -53,8 +62,8 @@ export const edgeZonesList: Command = {
     else {
       ctx.out.line(
         table([
-          ['ID', 'NAME', 'PLAN', 'ACCOUNT', 'WAF UPGRADE'],
-          ...zones.map((z) => [z.id, z.name, z.plan, z.accountName, z.wafMigrationState]),
+          ['ID', 'NAME', 'PLAN', 'ACCOUNT', 'WAF UPGRADE', 'ORIGIN'],
+          ...zones.map((z) => [z.id, z.name, z.plan, z.accountName, z.wafMigrationState, z.origin ?? '-']),
         ]),
       );
     }

@@ -21,6 +21,7 @@ export const serve: Command = {
     const places = await runtime.places.start({ seedDemo: true });
     const boot = await bootstrapDemo(runtime.identity.deps, config.bootstrapServiceKey);
     const address = await app.listen({ port: config.port, host: config.host });
+    const edgeProxy = await runtime.edge.startProxy({ port: config.edgePort, host: config.host });
 
     if (!config.databaseUrl) {
       await startAdminSocket(config.dataDir, async (argv) => {
@@ -34,6 +35,9 @@ export const serve: Command = {
       ? 'PostgreSQL (DATABASE_URL)'
       : `the embedded database in ${config.dataDir}`;
     ctx.out.line(`Cairn is listening on ${address}, on ${storage}`);
+    ctx.out.line(
+      `The edge proxy (zones' WAF in front of their origins) is listening on ${edgeProxy.address}`,
+    );
     if (places.demo) {
       ctx.out.line(
         `Generated ${places.demo.seeded.toLocaleString('en-US')} demo places in ${(places.demo.ms / 1000).toFixed(1)} s (cairn places generate adds more)`,
@@ -66,7 +70,7 @@ export const serve: Command = {
           process.exit(1);
         }, config.shutdownGraceMs);
         force.unref();
-        void app.close().then(done, done);
+        void Promise.all([app.close(), runtime.edge.stopProxy()]).then(() => done(), done);
       };
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));

@@ -11,6 +11,7 @@ import { migrationRoutes, replacedByMigration } from './migration/routes.ts';
 import { pageRuleRoutes } from './page-rules/routes.ts';
 import type { EdgeRoute } from './route.ts';
 import { rulesetRoutes } from './rulesets/routes.ts';
+import { securityEventRoutes } from '../events/routes.ts';
 import { wafLegacyRoutes } from './waf-legacy/routes.ts';
 import { zoneRoutes } from './zones/routes.ts';
 
@@ -27,6 +28,7 @@ export const edgeRoutes: readonly EdgeRoute[] = [
   // The WAF upgrade (issue 8) takes over the entry-point PUT, which gains waf_migration.
   ...rulesetRoutes.filter((r) => !replacedByMigration(r)),
   ...migrationRoutes,
+  ...securityEventRoutes,
 ];
 
 /**

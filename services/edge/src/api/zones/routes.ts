@@ -28,6 +28,9 @@ const CreateZone = obj({
   type: optional(oneOf(['full', 'partial', 'secondary'])),
   jump_start: optional(bool()),
   plan: optional(planRef),
+  origin: optional(
+    str({ max: 2048, description: 'Cairn extension: the origin URL the edge proxy sends traffic to' }),
+  ),
 });
 
 const EditZone = obj({
@@ -35,6 +38,7 @@ const EditZone = obj({
   type: optional(oneOf(['full', 'partial', 'secondary'])),
   vanity_name_servers: optional(obj({})),
   plan: optional(planRef),
+  origin: optional(str({ max: 2048, description: 'Cairn extension: the origin URL ("" clears it)' })),
 });
 
 const zoneId = { zone: 'zone', level: 'read' } as const;
@@ -58,6 +62,7 @@ export const zoneRoutes: EdgeRoute[] = [
         accountId: auth.accountId,
         name: body.name,
         plan: planOf(body.plan, '/plan/id') ?? 'free',
+        ...(body.origin === undefined ? {} : { origin: body.origin }),
       });
       return zoneJson(zone);
     },
@@ -123,6 +128,7 @@ export const zoneRoutes: EdgeRoute[] = [
       const updated = await changeZone(deps, zone, {
         ...(plan ? { plan } : {}),
         ...(body.paused === undefined ? {} : { paused: body.paused }),
+        ...(body.origin === undefined ? {} : { origin: body.origin }),
       });
       return zoneJson(updated);
     },

@@ -8,15 +8,39 @@ import { deleteZoneRow, findZone, insertZone, type MigrationState, updateZone, t
 export const ZONE_NAME =
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 
+/**
+ * A zone's origin (Cairn extension): an http or https URL of scheme, host and optional port, nothing else
+ * (`http://127.0.0.1:3000`); `""` clears it. Returns the normalised URL or null.
+ */
+export function checkOrigin(value: string, pointer: string): string | null {
+  if (value === '') return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalidValue(pointer, value, 'it must be an http or https URL such as http://127.0.0.1:3000');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalidValue(pointer, value, 'the origin must use http or https');
+  if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash)
+    throw invalidValue(
+      pointer,
+      value,
+      'the origin is a scheme, a host and a port only, without path, query or credentials',
+    );
+  return url.origin;
+}
+
 /** Free zones never had the previous WAF (state "default"); paid zones start on it ("start"). */
 export const initialMigrationState = (plan: PlanName): MigrationState =>
   plan === 'free' ? 'default' : 'start';
 
 export async function createZone(
   deps: Pick<EdgeDeps, 'db' | 'clock'>,
-  input: { accountId: string; name: string; plan: PlanName },
+  input: { accountId: string; name: string; plan: PlanName; origin?: string },
   pointer = '/name',
 ): Promise<Zone> {
+  const origin = input.origin === undefined ? null : checkOrigin(input.origin, '/origin');
   const name = input.name.toLowerCase();
   if (!ZONE_NAME.test(name))
     throw invalidValue(pointer, input.name, 'it must be a domain name such as example.com');
@@ -32,6 +56,7 @@ export async function createZone(
     modifiedOn: now,
     wafMigrationState: initialMigrationState(input.plan),
     wafMigrationChangedAt: now,
+    origin,
   });
   if (!inserted) throw edgeError(400, EDGE_CODES.zoneExists, `${name} already exists`, { pointer });
   const zone = await findZone(deps.db, id);
@@ -42,16 +67,22 @@ export async function createZone(
 export async function changeZone(
   deps: Pick<EdgeDeps, 'db' | 'clock'>,
   zone: Zone,
-  change: { plan?: PlanName; paused?: boolean },
+  change: { plan?: PlanName; paused?: boolean; origin?: string },
   db: Queryable = deps.db,
 ): Promise<Zone> {
+  const origin = change.origin === undefined ? undefined : checkOrigin(change.origin, '/origin');
   // A Free zone moved to a paid plan gets the previous WAF (state start); nothing ever moves back.
   const wafMigrationState =
     change.plan && change.plan !== 'free' && zone.wafMigrationState === 'default' ? 'start' : undefined;
   await updateZone(
     db,
     zone.id,
-    { ...change, ...(wafMigrationState ? { wafMigrationState } : {}) },
+    {
+      ...(change.plan ? { plan: change.plan } : {}),
+      ...(change.paused === undefined ? {} : { paused: change.paused }),
+      ...(origin === undefined ? {} : { origin }),
+      ...(wafMigrationState ? { wafMigrationState } : {}),
+    },
     deps.clock.now(),
   );
   const updated = await findZone(db, zone.id);
@@ -84,6 +115,7 @@ export function zoneJson(zone: Zone) {
     account: { id: zone.accountId, name: zone.accountName },
     permissions: [],
     plan: planJson(zone.plan),
+    origin: zone.origin,
   };
 }
 
@@ -112,6 +144,10 @@ export const zoneSchema = {
       required: ['id', 'name'],
     },
     permissions: { type: 'array', items: { type: 'string' } },
+    origin: {
+      type: ['string', 'null'],
+      description: 'Cairn extension: where the edge proxy sends the zone traffic (null: not proxied)',
+    },
     plan: {
       type: 'object',
       properties: {

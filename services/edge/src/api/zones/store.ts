@@ -15,6 +15,8 @@ export interface Zone {
   /** Where the zone stands in the upgrade to the new WAF (issue 8 moves it; never backwards). */
   wafMigrationState: MigrationState;
   wafMigrationChangedAt: Date;
+  /** Where the edge proxy sends the zone's traffic (`http://127.0.0.1:3000`); null: not proxied. */
+  origin: string | null;
 }
 
 interface Row {
@@ -28,6 +30,7 @@ interface Row {
   modified_on: Date;
   waf_migration_state: MigrationState;
   waf_migration_changed_at: Date;
+  origin: string | null;
 }
 
 const toZone = (r: Row): Zone => ({
@@ -41,14 +44,15 @@ const toZone = (r: Row): Zone => ({
   modifiedOn: r.modified_on,
   wafMigrationState: r.waf_migration_state,
   wafMigrationChangedAt: r.waf_migration_changed_at,
+  origin: r.origin ?? null,
 });
 
 const SELECT = `SELECT z.*, a.name AS account_name FROM edge_zones z JOIN edge_accounts a ON a.id = z.account_id`;
 
 export async function insertZone(db: Queryable, z: Omit<Zone, 'accountName'>): Promise<boolean> {
   const { rowCount } = await db.query(
-    `INSERT INTO edge_zones (id, account_id, name, plan, paused, created_on, modified_on, waf_migration_state, waf_migration_changed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (name) DO NOTHING`,
+    `INSERT INTO edge_zones (id, account_id, name, plan, paused, created_on, modified_on, waf_migration_state, waf_migration_changed_at, origin)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (name) DO NOTHING`,
     [
       z.id,
       z.accountId,
@@ -59,6 +63,7 @@ export async function insertZone(db: Queryable, z: Omit<Zone, 'accountName'>): P
       z.modifiedOn,
       z.wafMigrationState,
       z.wafMigrationChangedAt,
+      z.origin,
     ],
   );
   return rowCount > 0;
@@ -93,15 +98,24 @@ export async function listZones(db: Queryable, accountId?: string): Promise<Zone
 export async function updateZone(
   db: Queryable,
   id: string,
-  change: { plan?: PlanName; paused?: boolean; wafMigrationState?: MigrationState },
+  change: { plan?: PlanName; paused?: boolean; wafMigrationState?: MigrationState; origin?: string | null },
   at: Date,
 ): Promise<void> {
   await db.query(
     `UPDATE edge_zones SET plan = COALESCE($2, plan), paused = COALESCE($3, paused), modified_on = $4,
        waf_migration_state = COALESCE($5, waf_migration_state),
-       waf_migration_changed_at = CASE WHEN $5::text IS NULL OR $5::text = waf_migration_state THEN waf_migration_changed_at ELSE $4 END
+       waf_migration_changed_at = CASE WHEN $5::text IS NULL OR $5::text = waf_migration_state THEN waf_migration_changed_at ELSE $4 END,
+       origin = CASE WHEN $6 THEN $7 ELSE origin END
      WHERE id = $1`,
-    [id, change.plan ?? null, change.paused ?? null, at, change.wafMigrationState ?? null],
+    [
+      id,
+      change.plan ?? null,
+      change.paused ?? null,
+      at,
+      change.wafMigrationState ?? null,
+      change.origin !== undefined,
+      change.origin ?? null,
+    ],
   );
 }
 

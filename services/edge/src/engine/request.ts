@@ -1,0 +1,114 @@
+import { createRequestContext, type ExecutionContext, type Scheme } from '@cairn/rules';
+import type { WafRequest } from '@cairn/seclang';
+
+/**
+ * One request as the data plane hands it to the engine: the request line, the raw headers, the client,
+ * and the body up to the inspection limit (`bodyTruncated` when more followed).
+ */
+export interface EdgeRequest {
+  method: string;
+  /** The request target as received (origin-form: `/path?query`). */
+  url: string;
+  httpVersion: string;
+  /** Node's rawHeaders: name, value, name, value… in arrival order. */
+  rawHeaders: readonly string[];
+  ip: string;
+  /** The Host header without the port, lowercase. */
+  host: string;
+  scheme: 'http' | 'https';
+  port: number;
+  body?: Buffer;
+  bodyTruncated: boolean;
+  rayId: string;
+  /** Arrival time, milliseconds since the epoch. */
+  timestamp: number;
+  zone: { name: string; plan: string };
+}
+
+const PLAN_CODES: Record<string, string> = { free: 'FREE', pro: 'PRO', business: 'BIZ', enterprise: 'ENT' };
+
+/**
+ * Lazily derived views of a request, computed at most once whichever engines ask: the Rules-language
+ * execution context, the SecLang request, the path and query, the header pairs.
+ */
+export class RequestView {
+  private context: ExecutionContext | undefined;
+  private secLang: WafRequest | undefined;
+  private pairs: [string, string][] | undefined;
+  private split: { path: string; query: string } | undefined;
+
+  constructor(
+    readonly request: EdgeRequest,
+    private readonly scheme: Scheme,
+  ) {}
+
+  get rules(): ExecutionContext {
+    const r = this.request;
+    this.context ??= createRequestContext(this.scheme, {
+      method: r.method,
+      url: r.url,
+      headers: r.rawHeaders,
+      ip: r.ip,
+      httpVersion: r.httpVersion,
+      ssl: r.scheme === 'https',
+      port: r.port,
+      timestamp: r.timestamp,
+      rayId: r.rayId,
+      zone: { name: r.zone.name, plan: PLAN_CODES[r.zone.plan] ?? r.zone.plan },
+      ...(r.body ? { body: r.body, bodyTruncated: r.bodyTruncated } : {}),
+    });
+    return this.context;
+  }
+
+  get headers(): [string, string][] {
+    if (!this.pairs) {
+      const raw = this.request.rawHeaders;
+      const out: [string, string][] = [];
+      for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i] as string, raw[i + 1] as string]);
+      this.pairs = out;
+    }
+    return this.pairs;
+  }
+
+  get seclang(): WafRequest {
+    const r = this.request;
+    this.secLang ??= {
+      method: r.method,
+      uri: r.url,
+      httpVersion: r.httpVersion,
+      headers: this.headers,
+      remoteAddr: r.ip,
+      ...(r.body ? { body: r.body } : {}),
+    };
+    return this.secLang;
+  }
+
+  private parts(): { path: string; query: string } {
+    if (!this.split) {
+      const q = this.request.url.indexOf('?');
+      this.split =
+        q < 0
+          ? { path: this.request.url, query: '' }
+          : { path: this.request.url.slice(0, q), query: this.request.url.slice(q + 1) };
+    }
+    return this.split;
+  }
+
+  get path(): string {
+    return this.parts().path;
+  }
+
+  get query(): string {
+    return this.parts().query;
+  }
+
+  /** `scheme://host/path?query`, what page rules and URI-based overrides match. */
+  get fullUrl(): string {
+    return `${this.request.scheme}://${this.request.host}${this.request.url}`;
+  }
+
+  header(name: string): string | undefined {
+    for (const [n, v] of this.headers) if (n.toLowerCase() === name) return v;
+    return undefined;
+  }
+}

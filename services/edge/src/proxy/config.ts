@@ -1,0 +1,60 @@
+import { ConfigError } from '@cairn/kit';
+
+/** The data plane's settings, read once from the environment (docs/configuration.md lists them). */
+export interface ProxyConfig {
+  /** Request body bytes the WAF inspects at most (the rest streams through uninspected). */
+  bodyLimit: number;
+  /** How long a zone's compiled plan is trusted without a change notification. */
+  planTtlMs: number;
+  /** Milliseconds of CRS evaluation per request before it is refused (fail closed, 503-free: blocked). */
+  wafTimeBudgetMs: number;
+  /** Loaded CRS engines kept (one per paranoia level and rule override set). */
+  crsEngines: number;
+  originConnectTimeoutMs: number;
+  /** Origin response headers must arrive within this (else 504). */
+  originTimeoutMs: number;
+  /** Idle time allowed between body chunks from the origin. */
+  originBodyTimeoutMs: number;
+  /** Connections per origin. */
+  originConnections: number;
+  eventsLogSampleRate: number;
+  eventsRetentionDays: number;
+  eventsMaxRows: number;
+  shutdownGraceMs: number;
+}
+
+type Source = Record<string, string | undefined>;
+
+function int(env: Source, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new ConfigError(name, `expected an integer from ${min} to ${max}, got "${raw}"`);
+  return Number(raw);
+}
+
+function rate(env: Source, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!/^\d*\.?\d+$/.test(raw) || n < 0 || n > 1)
+    throw new ConfigError(name, `expected a number from 0 to 1, got "${raw}"`);
+  return n;
+}
+
+export function loadProxyConfig(env: Source = process.env): Readonly<ProxyConfig> {
+  return Object.freeze({
+    bodyLimit: int(env, 'EDGE_WAF_BODY_LIMIT', 131_072, 0, 16_777_216),
+    planTtlMs: int(env, 'EDGE_PLAN_TTL_MS', 10_000, 0, 3_600_000),
+    wafTimeBudgetMs: int(env, 'EDGE_WAF_TIME_BUDGET_MS', 100, 1, 60_000),
+    crsEngines: int(env, 'EDGE_CRS_ENGINES', 8, 1, 64),
+    originConnectTimeoutMs: int(env, 'EDGE_ORIGIN_CONNECT_TIMEOUT_MS', 5_000, 1, 600_000),
+    originTimeoutMs: int(env, 'EDGE_ORIGIN_TIMEOUT_MS', 30_000, 1, 3_600_000),
+    originBodyTimeoutMs: int(env, 'EDGE_ORIGIN_BODY_TIMEOUT_MS', 30_000, 1, 3_600_000),
+    originConnections: int(env, 'EDGE_ORIGIN_CONNECTIONS', 128, 1, 10_000),
+    eventsLogSampleRate: rate(env, 'EDGE_EVENTS_LOG_SAMPLE_RATE', 1),
+    eventsRetentionDays: int(env, 'EDGE_EVENTS_RETENTION_DAYS', 30, 1, 3650),
+    eventsMaxRows: int(env, 'EDGE_EVENTS_MAX_ROWS', 1_000_000, 1000, 1_000_000_000),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+  });
+}

@@ -1,0 +1,93 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** RFC 9110 §7.6.1: connection-specific fields, never forwarded (plus `expect`, answered here). */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+]);
+
+const FORWARDED = new Set([
+  'x-forwarded-for',
+  'x-forwarded-proto',
+  'x-forwarded-host',
+  'cf-connecting-ip',
+  'cf-ray',
+]);
+
+/** Extra names a `Connection` header lists are hop-by-hop too. */
+function connectionTokens(value: string | string[] | undefined): Set<string> | undefined {
+  if (value === undefined) return undefined;
+  const text = Array.isArray(value) ? value.join(',') : value;
+  const out = new Set<string>();
+  for (const t of text.split(',')) {
+    const name = t.trim().toLowerCase();
+    if (name) out.add(name);
+  }
+  return out;
+}
+
+export interface ForwardInfo {
+  clientIp: string;
+  proto: 'http' | 'https';
+  host: string;
+  rayId: string;
+}
+
+/**
+ * The request headers for the origin, in arrival order with their case: hop-by-hop fields dropped, the
+ * client appended to `X-Forwarded-For`, `X-Forwarded-Proto`/`-Host` and `CF-Connecting-IP`/`CF-Ray` set.
+ */
+export function originRequestHeaders(raw: readonly string[], info: ForwardInfo): string[] {
+  let extra: Set<string> | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if ((raw[i] as string).toLowerCase() === 'connection') {
+      extra ??= new Set();
+      for (const t of connectionTokens(raw[i + 1]) ?? []) extra.add(t);
+    }
+  }
+  const out: string[] = [];
+  let forwardedFor: string | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as string;
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower) || extra?.has(lower)) continue;
+    if (lower === 'x-forwarded-for') {
+      forwardedFor = forwardedFor === undefined ? raw[i + 1] : `${forwardedFor}, ${raw[i + 1]}`;
+      continue;
+    }
+    if (FORWARDED.has(lower)) continue;
+    out.push(name, raw[i + 1] as string);
+  }
+  out.push(
+    'x-forwarded-for',
+    forwardedFor ? `${forwardedFor}, ${info.clientIp}` : info.clientIp,
+    'x-forwarded-proto',
+    info.proto,
+    'x-forwarded-host',
+    info.host,
+    'cf-connecting-ip',
+    info.clientIp,
+    'cf-ray',
+    info.rayId,
+  );
+  return out;
+}
+
+/** The origin's response headers for the client, hop-by-hop fields dropped. */
+export function clientResponseHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const extra = connectionTokens(headers.connection);
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name) || extra?.has(name)) continue;
+    out[name] = value;
+  }
+  return out;
+}

@@ -1,0 +1,236 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Clock, Logger } from '@cairn/kit';
+import type { EdgeEngine } from '../engine/engine.ts';
+import type { EdgeRequest } from '../engine/request.ts';
+import type { Terminal } from '../engine/verdict.ts';
+import type { EventRecorder } from '../events/recorder.ts';
+import { type BufferedBody, bufferBody } from './body.ts';
+import type { ProxyConfig } from './config.ts';
+import { clientResponseHeaders, originRequestHeaders } from './headers.ts';
+import { Origins } from './origins.ts';
+import {
+  badGatewayPage,
+  badRequestPage,
+  blockedPage,
+  challengePage,
+  type EdgePage,
+  gatewayTimeoutPage,
+  noOriginPage,
+  noZonePage,
+} from './pages.ts';
+import { newRayId } from './ray-id.ts';
+
+export interface ProxyDeps {
+  engine: EdgeEngine;
+  recorder: EventRecorder;
+  clock: Clock;
+  log: Logger;
+}
+
+export interface EdgeProxy {
+  readonly server: Server;
+  /** `http://host:port` */
+  readonly address: string;
+  readonly port: number;
+  /** Stops accepting, lets requests in flight finish (up to the grace period), then closes everything. */
+  close(): Promise<void>;
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
+
+function send(res: ServerResponse, page: EdgePage, rayId: string, head = false): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(page.status, { ...page.headers, 'cf-ray': `${rayId}-CRN` });
+  res.end(head ? undefined : page.body);
+}
+
+function terminalPage(terminal: Terminal, host: string, rayId: string): EdgePage {
+  const custom = terminal.response;
+  if (custom) {
+    return {
+      status: custom.statusCode,
+      headers: { 'content-type': custom.contentType, 'cache-control': 'no-store', 'cf-mitigated': 'block' },
+      body: custom.content,
+    };
+  }
+  return terminal.action === 'block' ? blockedPage(host, rayId) : challengePage(host, rayId, terminal.action);
+}
+
+const clientIp = (req: IncomingMessage) => (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+
+function hostOf(value: string | undefined): string {
+  if (!value) return '';
+  const v = value.trim().toLowerCase();
+  if (v.startsWith('[')) return v.slice(0, v.indexOf(']') + 1);
+  const colon = v.lastIndexOf(':');
+  return (colon < 0 ? v : v.slice(0, colon)).replace(/\.$/, '');
+}
+
+function contentLengthOf(req: IncomingMessage): number | undefined {
+  const raw = req.headers['content-length'];
+  return raw === undefined ? undefined : Number(raw);
+}
+
+/**
+ * The edge data plane: a raw node:http server that routes by Host to a zone, runs the zone's plan on the
+ * request (the body buffered up to the inspection limit only when something inspects it), records the
+ * security events, and streams the request to the zone's origin through an undici Pool and the answer back.
+ */
+export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) {
+  const origins = new Origins(config);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rayId = newRayId();
+    const head = req.method === 'HEAD';
+    const host = hostOf(req.headers.host);
+    if (!host) return send(res, badRequestPage(rayId), rayId, head);
+    const zoneId = await deps.engine.zoneIdForHost(host);
+    const plan = zoneId === undefined ? undefined : await deps.engine.planFor(zoneId);
+    if (!plan) return send(res, noZonePage(host, rayId), rayId, head);
+    const origin = plan.zone.origin;
+
+    const contentLength = contentLengthOf(req);
+    const hasBody =
+      (contentLength !== undefined && contentLength > 0) || req.headers['transfer-encoding'] !== undefined;
+    let body: BufferedBody | undefined;
+    if (plan.inspects) {
+      if (hasBody) body = await bufferBody(req, config.bodyLimit, contentLength);
+      const request: EdgeRequest = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        httpVersion: req.httpVersion,
+        rawHeaders: req.rawHeaders,
+        ip: clientIp(req),
+        host,
+        scheme: 'http',
+        port: req.socket.localPort ?? 0,
+        ...(body ? { body: body.head } : {}),
+        bodyTruncated: body !== undefined && !body.complete,
+        rayId,
+        timestamp: deps.clock.now().getTime(),
+        zone: { name: plan.zone.name, plan: plan.zone.plan },
+      };
+      const verdict = deps.engine.evaluate(plan, request);
+      if (verdict.events.length > 0) {
+        const q = request.url.indexOf('?');
+        deps.recorder.record(
+          plan.zone.id,
+          request,
+          q < 0 ? request.url : request.url.slice(0, q),
+          q < 0 ? '' : request.url.slice(q + 1),
+          verdict.events,
+        );
+      }
+      if (verdict.terminal) {
+        if (body && !body.complete) res.shouldKeepAlive = false;
+        return send(res, terminalPage(verdict.terminal, host, rayId), rayId, head);
+      }
+    }
+    if (!origin) return send(res, noOriginPage(host, rayId), rayId, head);
+    await forward(req, res, origin, host, rayId, hasBody ? (body?.forward() ?? req) : undefined);
+  }
+
+  async function forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    origin: string,
+    host: string,
+    rayId: string,
+    body: Buffer | AsyncIterable<Buffer> | IncomingMessage | undefined,
+  ): Promise<void> {
+    const abort = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) abort.abort();
+    };
+    res.once('close', onClose);
+    let upstream: Awaited<ReturnType<ReturnType<Origins['pool']>['request']>>;
+    try {
+      upstream = await origins.pool(origin).request({
+        path: req.url ?? '/',
+        method: (req.method ?? 'GET') as 'GET',
+        headers: originRequestHeaders(req.rawHeaders, {
+          clientIp: clientIp(req),
+          proto: 'http',
+          host,
+          rayId,
+        }),
+        body:
+          body === undefined
+            ? null
+            : Buffer.isBuffer(body) || body instanceof Readable
+              ? body
+              : Readable.from(body),
+        signal: abort.signal,
+      });
+    } catch (error) {
+      res.off('close', onClose);
+      if (abort.signal.aborted) return;
+      const code = (error as { code?: string }).code ?? '';
+      deps.log.warn({ origin, code, rayId }, `edge: origin request failed: ${(error as Error).message}`);
+      return send(
+        res,
+        TIMEOUT_CODES.has(code) ? gatewayTimeoutPage(host, rayId) : badGatewayPage(host, rayId),
+        rayId,
+      );
+    }
+    const headers = clientResponseHeaders(upstream.headers);
+    headers['cf-ray'] = `${rayId}-CRN`;
+    res.writeHead(upstream.statusCode, headers);
+    try {
+      await pipeline(upstream.body, res);
+    } catch (error) {
+      if (!abort.signal.aborted)
+        deps.log.warn({ origin, rayId }, `edge: response stream broke: ${(error as Error).message}`);
+      res.destroy();
+    } finally {
+      res.off('close', onClose);
+    }
+  }
+
+  const server = createServer({ requestTimeout: 300_000 }, (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      deps.log.error({ err: error }, 'edge: request failed');
+      const rayId = newRayId();
+      send(res, badGatewayPage(hostOf(req.headers.host), rayId), rayId);
+    });
+  });
+  // Upgrades (WebSocket) are not proxied yet: refuse them plainly.
+  server.on('upgrade', (_req, socket) => {
+    socket.end('HTTP/1.1 501 Not Implemented\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
+
+  return {
+    server,
+    async listen(port: number, hostname: string): Promise<EdgeProxy> {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, hostname, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      const address = server.address() as AddressInfo;
+      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      return {
+        server,
+        address: `http://${shown}:${address.port}`,
+        port: address.port,
+        async close() {
+          const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+          server.closeIdleConnections();
+          const grace = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+          grace.unref();
+          await closed;
+          clearTimeout(grace);
+          await origins.close();
+        },
+      };
+    },
+  };
+}
