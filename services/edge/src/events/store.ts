@@ -100,15 +100,17 @@ const values = (e: SecurityEventRow): unknown[] => [
 export async function insertEvents(db: Queryable, events: readonly SecurityEventRow[]): Promise<void> {
   if (events.length === 0) return;
   const params: unknown[] = [];
-  const tuples = events.map((e) => {
+  const tuples = events.map((e, n) => {
     const base = params.length;
     params.push(...values(e));
-    return `(${COLUMNS.map((c, i) => `$${base + i + 1}::${CASTS[c] ?? 'text'}`).join(', ')})`;
+    const cells = COLUMNS.map((c, i) => `$${base + i + 1}::${CASTS[c] ?? 'text'}`);
+    return `(${n}, ${cells.join(', ')})`;
   });
+  // Ids follow the given order (the engine's: the new WAF's events before the previous one's).
   await db.query(
     `INSERT INTO edge_security_events (${COLUMNS.join(', ')})
-     SELECT v.* FROM (VALUES ${tuples.join(', ')}) AS v (${COLUMNS.join(', ')})
-     WHERE EXISTS (SELECT 1 FROM edge_zones z WHERE z.id = v.zone_id)`,
+     SELECT ${COLUMNS.map((c) => `v.${c}`).join(', ')} FROM (VALUES ${tuples.join(', ')}) AS v (n, ${COLUMNS.join(', ')})
+     WHERE EXISTS (SELECT 1 FROM edge_zones z WHERE z.id = v.zone_id) ORDER BY v.n`,
     params,
   );
 }
