@@ -1,5 +1,6 @@
 import type { Command } from '../command.ts';
 import { appsCreate, appsList, appsRevoke } from './apps.ts';
+import { edgeExport } from './edge-export.ts';
 import { edgeTokensCreate, edgeTokensList, edgeTokensRevoke } from './edge-tokens.ts';
 import { edgeZonesCreate, edgeZonesList } from './edge-zones.ts';
 import { editsRollback } from './edits.ts';
@@ -33,6 +34,7 @@ export const commands: readonly Command[] = register([
   edgeTokensCreate,
   edgeTokensList,
   edgeTokensRevoke,
+  edgeExport,
 ]);
 
 function register(list: Command[]): Command[] {

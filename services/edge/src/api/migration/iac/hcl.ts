@@ -20,7 +20,8 @@ export function hclString(text: string): string {
     else if (code < 0x20 || code === 0x7f) out += `\\u${code.toString(16).padStart(4, '0')}`;
     else out += ch;
   }
-  return `"${out.replaceAll('${', '$${').replaceAll('%{', '%%{')}"`;
+  // A function replacement: in a replacement string, "$$" would mean one "$".
+  return `"${out.replaceAll('${', () => '$${').replaceAll('%{', () => '%%{')}"`;
 }
 
 const key = (k: string) => (IDENT.test(k) ? k : hclString(k));

@@ -65,19 +65,15 @@ export async function exportTerraform(
     const version = await findVersion(deps.db, rs.id, rs.version);
     const rules = version?.rules ?? [];
     const name = version?.name ?? rs.name;
-    const body: { [key: string]: HclValue } = {
-      kind: rs.kind,
-      name,
-      phase: rs.phase,
-      zone_id: zone.id,
-      rules: rules.map(ruleValue),
-    };
-    if ((version?.description ?? rs.description) !== '')
-      body.description = version?.description ?? rs.description;
+    const head: { [key: string]: HclValue } = { kind: rs.kind, name, phase: rs.phase, zone_id: zone.id };
+    const description = version?.description ?? rs.description;
+    if (description !== '') head.description = description;
+    // As cf-terraforming writes it: the ruleset's own attributes, then its rules.
     blocks.push(
       [
         `resource "cloudflare_ruleset" "terraform_managed_resource_${rs.id}" {`,
-        ...hclBody(body, '  '),
+        ...hclBody(head, '  '),
+        ...hclBody({ rules: rules.map(ruleValue) }, '  '),
         '}',
       ].join('\n'),
     );
