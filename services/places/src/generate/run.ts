@@ -5,7 +5,7 @@ import { ensureReferenceData } from '../reference/reference.ts';
 import { buildTaxonomy } from '../reference/taxonomy.ts';
 import { estimatedPlaces, withIndexesRebuilt, worthRebuilding } from '../store/bulk-load.ts';
 import { writePlaces } from '../store/places-write.ts';
-import { createGenerator } from './generator.ts';
+import { generateInSpaceOrder } from './generator.ts';
 
 export interface GenerateOptions {
   count: number;
@@ -20,8 +20,8 @@ export interface GenerateOptions {
 export const MAX_GENERATE = 50_000_000;
 
 /**
- * Generates `count` places into the store. The same seed gives the same places (same ids), so running it again
- * rewrites them rather than adding copies.
+ * Generates `count` places into the store. The same seed and count give the same places (same ids), so running
+ * it again rewrites them rather than adding copies.
  */
 export async function generatePlaces(
   db: Db,
@@ -32,22 +32,21 @@ export async function generatePlaces(
   const taxonomy = buildTaxonomy();
   const chains = buildChains(taxonomy);
   const chainNames = new Map(chains.map((c) => [c.id, c.name]));
-  const next = createGenerator({
-    seed: options.seed,
-    taxonomy,
-    chains,
-    cities: options.cities ?? gazetteer().cities,
-  });
+  const input = { seed: options.seed, taxonomy, chains, cities: options.cities ?? gazetteer().cities };
   const batchSize = options.batchSize ?? 5000;
   const load = async (target: Queryable) => {
     let written = 0;
-    while (written < options.count) {
-      const n = Math.min(batchSize, options.count - written);
-      const batch = Array.from({ length: n }, next);
-      await writePlaces(target, batch, (id) => chainNames.get(id));
-      written += n;
-      options.onProgress?.(written, options.count);
+    // The next batch is made while the database writes the previous one.
+    let writing: Promise<void> | undefined;
+    for (const batch of generateInSpaceOrder(input, options.count, batchSize)) {
+      await writing;
+      if (writing) options.onProgress?.(written, options.count);
+      writing = writePlaces(target, batch, (id) => chainNames.get(id));
+      writing.catch(() => undefined); // awaited on the next turn; a failure while generating is not unhandled
+      written += batch.length;
     }
+    await writing;
+    options.onProgress?.(written, options.count);
     return written;
   };
   // Large runs load in one transaction with the indexes rebuilt at the end (all or nothing); small runs write

@@ -160,6 +160,8 @@ export async function importPlacesFile(
   await inTransaction(async (tx) => {
     let batch: PlaceRecord[] = [];
     let rows = 0;
+    // The file is read on while the database writes the previous batch.
+    let writing: Promise<void> | undefined;
     const flush = async () => {
       const before = seen.size;
       categoriesFrom(batch, seen);
@@ -167,7 +169,9 @@ export async function importPlacesFile(
         for (const [id, c] of seen)
           if (c.source === 'import' && !newCategories.has(id)) newCategories.set(id, c);
       }
-      await writePlaces(tx, batch, () => undefined);
+      await writing;
+      writing = writePlaces(tx, batch, () => undefined);
+      writing.catch(() => undefined); // awaited by the next flush or at the end
       result.imported += batch.length;
       batch = [];
     };
@@ -193,6 +197,7 @@ export async function importPlacesFile(
       if (rows % 50_000 === 0) options.onProgress?.(rows);
     }
     await flush();
+    await writing;
     await upsertCategories(tx, [...newCategories.values()], false);
   });
   result.categoriesAdded = newCategories.size;
