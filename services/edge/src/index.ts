@@ -28,7 +28,11 @@ export {
   renderTerraform,
   type TerraformExport,
 } from './api/migration/iac/terraform.ts';
-export { MAPPING_ROWS, type MigratedConfiguration, type MigratedRule } from './api/migration/mapping/index.ts';
+export {
+  MAPPING_ROWS,
+  type MigratedConfiguration,
+  type MigratedRule,
+} from './api/migration/mapping/index.ts';
 export {
   checkUpgrade,
   newWafEnabled,
@@ -67,12 +71,12 @@ export {
 } from './api/zones/store.ts';
 export { type EdgeConfig, loadEdgeConfig } from './config.ts';
 export type { EdgeDeps } from './deps.ts';
+export { CONFIG_CHANNEL, EdgeEngine, type Verdict, type ZonePlan } from './engine/index.ts';
+export { EventRecorder } from './events/recorder.ts';
 export { type LegacyWafConfig, readLegacyWafConfig } from './legacy-config.ts';
 export { Catalogue, EDGE_MANAGED_RULESET_ID, OWASP_RULESET_ID } from './managed/catalogue.ts';
 export { ANOMALY_RULE_ID, DEFAULT_SCORE_THRESHOLD } from './managed/owasp.ts';
 export { edgeMigrations } from './migrations.ts';
-export { CONFIG_CHANNEL, EdgeEngine, type Verdict, type ZonePlan } from './engine/index.ts';
-export { EventRecorder } from './events/recorder.ts';
 export { loadProxyConfig, type ProxyConfig } from './proxy/config.ts';
 export type { EdgeProxy } from './proxy/server.ts';
 

@@ -1,6 +1,7 @@
 import { type CairnError, errorHandler } from '@cairn/kit';
 import type { FastifyInstance } from 'fastify';
 import type { EdgeDeps } from '../deps.ts';
+import { securityEventRoutes } from '../events/routes.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { tokenRoutes } from './auth/routes.ts';
 import { edgeErrorShape } from './envelope.ts';
@@ -11,7 +12,6 @@ import { migrationRoutes, replacedByMigration } from './migration/routes.ts';
 import { pageRuleRoutes } from './page-rules/routes.ts';
 import type { EdgeRoute } from './route.ts';
 import { rulesetRoutes } from './rulesets/routes.ts';
-import { securityEventRoutes } from '../events/routes.ts';
 import { wafLegacyRoutes } from './waf-legacy/routes.ts';
 import { zoneRoutes } from './zones/routes.ts';
 
