@@ -41,6 +41,7 @@ describe('Terraform export (provider v5 cloudflare_ruleset)', () => {
       `/zones/${z.id}/rulesets/phases/http_request_firewall_custom/entrypoint`,
       {
         body: {
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${ the HCL writer must escape
           rules: [{ action: 'block', expression: 'http.request.uri.path contains "${x}"', ref: 'my-block' }],
         },
       },
