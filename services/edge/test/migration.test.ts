@@ -1,8 +1,10 @@
+import Cloudflare from 'cloudflare';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { upgradeHooks } from '../src/api/migration/hooks.ts';
 import { MANAGED_PACKAGE_ID, OWASP_PACKAGE_ID, type PlanName, type Zone } from '../src/index.ts';
 import { type Answer, call, type EdgeFixture, startEdge } from './helpers.ts';
 import { freshZone, migrationPaths, storeSnapshot, upgradeWithConfig } from './migration-helpers.ts';
+import { type Exchange, OpenApiChecker, recordingFetch } from './openapi-check.ts';
 
 let f: EdgeFixture;
 beforeAll(async () => {
@@ -536,5 +538,52 @@ describe('concurrency', () => {
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     expect(await history(z)).toHaveLength(1);
+  });
+});
+
+describe('the Cloudflare TypeScript SDK runs the API upgrade procedure', () => {
+  it('check, config, validation, pending, status: every answer as the OpenAPI document says', async () => {
+    const z = await freshZone(f, 'enterprise', 'sdk');
+    const exchanges: Exchange[] = [];
+    const cf = new Cloudflare({
+      baseURL: f.api,
+      apiToken: f.token,
+      maxRetries: 0,
+      fetch: recordingFetch(exchanges),
+    });
+    type Envelope<T> = { result: T; messages: { code: number }[] };
+    const check = await cf.get<Envelope<{ compatible: boolean }>>(`/zones/${z.id}/waf_migration/check`, {
+      query: { phase_two: 1 },
+    });
+    expect(check.result).toEqual({ compatible: true, migration_state: 'start' });
+    const config = await cf.get<
+      Envelope<{ name: string; rules: Cloudflare.Rulesets.PhaseUpdateParams['rules'] }>
+    >(`/zones/${z.id}/waf_migration/config`, { query: { phase_two: 1 } });
+    // The SDK's own method, with the query of the upgrade replacing its dry_run query (reference §5.1).
+    const validation = await cf.rulesets.phases.update(
+      'http_request_firewall_managed',
+      { zone_id: z.id, name: config.result.name, rules: config.result.rules },
+      { query: { waf_migration: 'validation', phase_two: 1 } },
+    );
+    expect((validation as { rules: unknown[] }).rules).toHaveLength(config.result.rules!.length);
+    await cf.rulesets.phases.update(
+      'http_request_firewall_managed',
+      { zone_id: z.id, rules: config.result.rules },
+      { query: { waf_migration: 'pending', phase_two: 1 } },
+    );
+    const again = cf.rulesets.phases.update(
+      'http_request_firewall_managed',
+      { zone_id: z.id, rules: [] },
+      { query: { waf_migration: 'pending', phase_two: 1 } },
+    );
+    await expect(again).rejects.toMatchObject({ status: 409 });
+    const status = await cf.get<Envelope<{ migration_state: string }>>(`/zones/${z.id}/waf_migration/status`);
+    expect(status.result.migration_state).toBe('complete');
+    await cf.get(`/zones/${z.id}/waf_migration/history`);
+    await expect(cf.firewall.waf.packages.list({ zone_id: z.id })).rejects.toMatchObject({ status: 400 });
+    const doc = await (await fetch(`${f.baseUrl}/openapi/edge.json`)).json();
+    const checker = new OpenApiChecker(doc as ConstructorParameters<typeof OpenApiChecker>[0]);
+    expect(exchanges.length).toBeGreaterThanOrEqual(8);
+    expect(exchanges.flatMap((x) => checker.check(x))).toEqual([]);
   });
 });
