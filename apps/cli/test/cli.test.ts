@@ -86,5 +86,5 @@ describe('the cairn command', () => {
     const noOrg = await runCli(['keys', 'create', '--org', 'Nobody'], env);
     expect(noOrg.code).toBe(1);
     expect(noOrg.stderr).toContain('No organization with id or name "Nobody"');
-  }, 120_000);
+  }, 300_000);
 });

@@ -32,7 +32,7 @@ export function startServe(env: Record<string, string | undefined>) {
   }>((resolve, reject) => {
     let output = '';
     const exited = new Promise<number | null>((r) => child.on('exit', r));
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 45_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 120_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);

@@ -60,7 +60,7 @@ describe('cairn serve on the embedded database', () => {
       restarted.child.kill('SIGTERM');
       await restarted.exited;
     }
-  }, 120_000);
+  }, 300_000);
 
   it('installs CAIRN_BOOTSTRAP_SERVICE_KEY instead of printing a new key', async () => {
     const generated = await runCli(['keys', 'generate'], {});
@@ -78,5 +78,5 @@ describe('cairn serve on the embedded database', () => {
       server.child.kill('SIGTERM');
       await server.exited;
     }
-  }, 120_000);
+  }, 300_000);
 });
