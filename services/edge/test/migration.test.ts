@@ -529,6 +529,19 @@ describe('concurrency', () => {
     expect((await status(z)).migration_state).toBe('complete');
   });
 
+  it('a URI-based override created during an upgrade waits for it, then is refused', async () => {
+    const z = await freshZone(f, 'business');
+    upgradeHooks.beforeCommit = () => new Promise((resolve) => setTimeout(resolve, 300));
+    const upgrading = upgradeWithConfig(f, z.id, 'pending', { body: { rules: [] } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const override = await call(f, 'POST', `/zones/${z.id}/firewall/waf/overrides`, {
+      body: { urls: ['example.com/late/*'], rules: { '100001': 'disable' } },
+    });
+    expect((await upgrading).status).toBe(200);
+    refused(override, 400, 10706, /uses the new WAF Managed Rules/);
+    expect((await storeSnapshot(f, z.id)).legacy).toEqual([]);
+  });
+
   it('two upgrades racing on one Pro zone: one applied, one refused', async () => {
     const z = await freshZone(f, 'pro');
     upgradeHooks.beforeCommit = () => new Promise((resolve) => setTimeout(resolve, 150));

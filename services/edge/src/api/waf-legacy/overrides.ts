@@ -15,8 +15,9 @@ import {
 } from '../decode.ts';
 import { invalidBody, invalidValue, noSuchObject } from '../errors.ts';
 import { isHexId, newHexId } from '../ids.ts';
-import type { Zone } from '../zones/store.ts';
+import { lockZone, type Zone } from '../zones/store.ts';
 import { PACKAGES, packageGroups, packageRules } from './catalogue.ts';
+import { assertLegacyWaf } from './service.ts';
 import { deleteOverrideRow, findOverride, listOverrides, saveOverride, type WafOverride } from './store.ts';
 
 /** URI-based WAF overrides: per URL pattern, change rule/group modes and rewrite actions. */
@@ -125,7 +126,13 @@ export async function createOverride(
     createdOn: now,
     modifiedOn: now,
   };
-  await saveOverride(deps.db, o);
+  // URI-based overrides make a zone ineligible for the WAF upgrade: created under the zone's lock, so
+  // one cannot slip in beside an upgrade in progress (it waits, then finds the zone upgraded).
+  await deps.db.transaction(async (tx) => {
+    const locked = await lockZone(tx, zone.id);
+    if (locked) assertLegacyWaf(locked);
+    await saveOverride(tx, o);
+  });
   return overrideJson(o);
 }
 
