@@ -7,7 +7,7 @@
 //      PLACES_BENCH_COUNT=100000 for a quicker look.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -92,10 +92,20 @@ async function run(path: () => string) {
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${path()}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   }
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    load: loadavg()[0]!,
+  };
 }
 
-const figures: Record<string, { rps: number; p50: number; p99: number }> = {};
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+const loadAtStart = load();
+const figures: Record<string, { rps: number; p50: number; p99: number; load: number }> = {};
 for (const [name, path] of Object.entries(scenarios)) {
   await run(path); // warm-up: caches, JIT
   figures[name] = await run(path);
@@ -110,7 +120,7 @@ rmSync(dir, { recursive: true, force: true });
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 console.log(
-  `places search benchmark — ${ready.engine}, ${ready.count.toLocaleString('en-US')} places, ${connections} connections, ${seconds} s per scenario`,
+  `places search benchmark — ${ready.engine}, ${ready.count.toLocaleString('en-US')} places, ${connections} connections, ${seconds} s per scenario, ${cpus().length} cores; load average at start ${loadAtStart}, at the end ${load()}`,
 );
 console.log(
   `generate ${ready.count.toLocaleString('en-US')}: ${s(ready.generateMs)} (${Math.round(ready.count / (ready.generateMs / 1000)).toLocaleString('en-US')}/s)`,
@@ -118,9 +128,9 @@ console.log(
 console.log(
   `import ${imported.imported.toLocaleString('en-US')} CSV rows: ${s(imported.ms)} (${imported.bad} bad)   [export took ${s(ready.exportMs)}]`,
 );
-console.log('scenario                          p50 ms   p99 ms     req/s');
+console.log('scenario                          p50 ms   p99 ms     req/s   load (1 min)');
 for (const [name, f] of Object.entries(figures)) {
   console.log(
-    `${name.padEnd(32)} ${String(f.p50).padStart(7)} ${String(f.p99).padStart(8)} ${String(Math.round(f.rps)).padStart(9)}`,
+    `${name.padEnd(32)} ${String(f.p50).padStart(7)} ${String(f.p99).padStart(8)} ${String(Math.round(f.rps)).padStart(9)} ${f.load.toFixed(2).padStart(14)}`,
   );
 }

@@ -1,0 +1,88 @@
+// The benchmark's search queries alone, without HTTP: `searchPlaces` on one connection around the 100 most
+// populous cities, each scenario twice (the second round is reported, warm), on the benchmark's database.
+// Run after bench/places-search.ts:
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/cairn_bench_places npx tsx bench/places-queries.ts [abc] [rounds]
+import { loadavg } from 'node:os';
+import { openPostgres } from '@cairn/kit';
+import { gazetteer } from '../services/places/src/reference/cities.ts';
+import { loadReference } from '../services/places/src/reference/reference.ts';
+import type { SearchPlan } from '../services/places/src/search/plan.ts';
+import { zoneMinutes } from '../services/places/src/search/zones.ts';
+import { searchPlaces } from '../services/places/src/store/places-search.ts';
+
+const db = openPostgres(process.env.DATABASE_URL!, { max: 1 });
+const reference = await loadReference(db);
+const restaurant = [...reference.categories.values()].find(
+  (c) => c.label === 'Dining and Drinking > Restaurant',
+)!;
+const cities = [...gazetteer().cities].sort((a, b) => b.population - a.population).slice(0, 100);
+const words = [
+  'pizza',
+  'cafe',
+  'bank',
+  'hotel',
+  'pharmacy',
+  'bakery',
+  'bar',
+  'supermarket',
+  'golden',
+  'market',
+];
+const base: SearchPlan = {
+  categoryIds: [],
+  chainIds: [],
+  excludeChainIds: [],
+  excludeAllChains: false,
+  order: 'distance',
+  limit: 11,
+};
+const at = (i: number) => {
+  const c = cities[i % cities.length]!;
+  return { latitude: c.latitude, longitude: c.longitude };
+};
+const scenarios: Record<string, (i: number) => SearchPlan> = {
+  a: (i) => ({ ...base, origin: at(i), circle: { center: at(i), radius: 5000 } }),
+  b: (i) => ({
+    ...base,
+    origin: at(i),
+    circle: { center: at(i), radius: 22000 },
+    query: words[i % words.length]!,
+    order: 'relevance',
+  }),
+  c: (i) => {
+    const now = new Date();
+    const circle = { center: at(i), radius: 22000 };
+    return {
+      ...base,
+      origin: at(i),
+      circle,
+      categoryIds: reference.withDescendants(restaurant.id),
+      openNowAt: now,
+      openNowZones: zoneMinutes({ circle }, now),
+    };
+  },
+};
+const which = (process.argv[2] ?? 'abc').split('');
+const rounds = Math.max(2, Number(process.argv[3] ?? 2));
+const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM places');
+console.log(
+  `places queries alone — postgres, ${rows[0]!.n.toLocaleString('en-US')} places, 1 connection, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+for (const name of which) {
+  const make = scenarios[name];
+  if (!make) continue;
+  const times: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < cities.length; i++) {
+      const started = performance.now();
+      await searchPlaces(db, make(i));
+      if (r > 0) times.push(performance.now() - started);
+    }
+  }
+  times.sort((x, y) => x - y);
+  const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1);
+  console.log(`(${name}) p50 ${q(0.5)} ms  p90 ${q(0.9)} ms  p99 ${q(0.99)} ms  (${times.length} queries)`);
+}
+await db.close();
