@@ -1,6 +1,7 @@
 // Helpers for the places benchmark: a fresh database on either engine, and a CSV export in the dataset's format.
 import { createWriteStream } from 'node:fs';
 import { type Db, type Migration, migrate, openPostgres } from '@cairn/kit';
+import { OS_COLUMNS } from '@cairn/places';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { pgliteOptions, wrapPglite } from '../packages/kit/src/db/pglite.ts';
@@ -25,33 +26,8 @@ export async function freshDb(name: string, migrations: readonly Migration[]): P
   return db;
 }
 
-const COLUMNS = [
-  'fsq_place_id',
-  'name',
-  'latitude',
-  'longitude',
-  'address',
-  'locality',
-  'region',
-  'postcode',
-  'admin_region',
-  'post_town',
-  'po_box',
-  'country',
-  'date_created',
-  'date_refreshed',
-  'date_closed',
-  'tel',
-  'website',
-  'email',
-  'facebook_id',
-  'instagram',
-  'twitter',
-  'fsq_category_ids',
-  'fsq_category_labels',
-  'placemaker_url',
-  'unresolved_flags',
-];
+/** The open places dataset's own columns, as `cairn places import` reads them. */
+const COLUMNS = OS_COLUMNS;
 
 const cell = (v: unknown) => {
   if (v === null || v === undefined) return '';

@@ -18,7 +18,7 @@ export {
   loadPlacesConfig,
   type PlacesConfig,
 } from './config.ts';
-export type { PlaceRecord } from './data/place-record.ts';
+export { OS_COLUMNS, type PlaceRecord } from './data/place-record.ts';
 export { DEMO_SEED, seedDemo } from './demo.ts';
 export type { PlacesDeps } from './deps.ts';
 export * from './edits/index.ts';
