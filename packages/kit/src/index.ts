@@ -15,6 +15,7 @@ export { escapeHtml, Html, html, page } from './html.ts';
 export { createLogger, type Logger, loggerOptions, redactUrl } from './log.ts';
 export { createMetrics, type Metrics } from './metrics.ts';
 export { pageHeaders } from './page-headers.ts';
+export { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
 export {
   generateToken,
   hashToken,

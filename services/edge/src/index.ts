@@ -1,6 +1,9 @@
 import type { AppDeps, ServiceModule } from '@cairn/kit';
+import cookie from '@fastify/cookie';
 import { EDGE_API_PREFIX, edgeApi } from './api/plugin.ts';
 import { type EdgeConfig, loadEdgeConfig } from './config.ts';
+import { buildDashboardUi } from './dashboard/build.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
 import type { EdgeDeps } from './deps.ts';
 import { EdgeEngine } from './engine/engine.ts';
 import { EventRecorder } from './events/recorder.ts';
@@ -70,6 +73,9 @@ export {
   type Zone,
 } from './api/zones/store.ts';
 export { type EdgeConfig, loadEdgeConfig } from './config.ts';
+export { buildDashboardUi } from './dashboard/build.ts';
+export { createDashboardUser } from './dashboard/service.ts';
+export { type DashboardUser, listUsers as listDashboardUsers } from './dashboard/store.ts';
 export type { EdgeDeps } from './deps.ts';
 export { CONFIG_CHANNEL, EdgeEngine, type Verdict, type ZonePlan } from './engine/index.ts';
 export { EventRecorder } from './events/recorder.ts';
@@ -86,6 +92,8 @@ export interface Edge {
   /** The data plane's engine (zone plans, cached and invalidated by NOTIFY) and event recorder. */
   engine: EdgeEngine;
   recorder: EventRecorder;
+  /** Builds the dashboard when it is missing or stale (a few seconds, once). */
+  buildDashboard(): Promise<void>;
   /** Starts the reverse proxy (EDGE_PORT) with the engine's change listener and the event writer. */
   startProxy(listen: { port: number; host: string }): Promise<EdgeProxy>;
   /** Stops the proxy (graceful), the listener and the writer (flushing what is queued). */
@@ -94,7 +102,7 @@ export interface Edge {
 
 /** The edge service: the API v4 under /client/v4 on the API port. */
 export function createEdge(
-  app: Pick<AppDeps, 'db' | 'clock' | 'log'>,
+  app: Pick<AppDeps, 'db' | 'clock' | 'log'> & Partial<Pick<AppDeps, 'config'>>,
   config: Readonly<EdgeConfig> = loadEdgeConfig(),
   proxyConfig: Readonly<ProxyConfig> = loadProxyConfig(),
 ): Edge {
@@ -123,6 +131,7 @@ export function createEdge(
     deps,
     engine,
     recorder,
+    buildDashboard: () => buildDashboardUi({ quiet: true }),
     async startProxy(listen) {
       if (proxy) return proxy;
       await engine.start();
@@ -146,7 +155,9 @@ export function createEdge(
         'Edge API v4: zones, API tokens, the previous WAF, firewall rules, page rules and the Rulesets API',
       migrations: edgeMigrations,
       plugin: async (root) => {
+        await root.register(cookie);
         await root.register(edgeApi(deps), { prefix: EDGE_API_PREFIX });
+        await root.register(dashboardRoutes(deps, app.config?.publicUrl ?? ''));
       },
     },
   };

@@ -16,6 +16,7 @@ export const serve: Command = {
     const runtime = await ctx.runtime();
     const { config, log } = runtime.deps;
     await runtime.placemakers.start(); // builds the editor UI on first start (a few seconds)
+    await runtime.edge.buildDashboard();
     const app = await createApp(runtime.deps, runtime.services);
     await runtime.identity.start();
     const places = await runtime.places.start({ seedDemo: true });
@@ -37,6 +38,9 @@ export const serve: Command = {
     ctx.out.line(`Cairn is listening on ${address}, on ${storage}`);
     ctx.out.line(
       `The edge proxy (zones' WAF in front of their origins) is listening on ${edgeProxy.address}`,
+    );
+    ctx.out.line(
+      `The edge dashboard is at ${config.publicUrl}/dashboard/ (sign in with an API token from cairn edge tokens create, or a login from cairn edge users create)`,
     );
     if (places.demo) {
       ctx.out.line(

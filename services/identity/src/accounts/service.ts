@@ -2,10 +2,13 @@ import {
   badRequest,
   CairnError,
   type Clock,
+  dummyHash,
   generateToken,
+  hashPassword,
   hashToken,
   newId,
   tooManyRequests,
+  verifyPassword,
 } from '@cairn/kit';
 import type { IdentityDeps } from '../deps.ts';
 import { findAccountByEmail, findAccountByUserId, insertAccount } from '../store/accounts.ts';
@@ -16,7 +19,6 @@ import {
   revokeBrowserSession,
 } from '../store/browser-sessions.ts';
 import { clearSignInFailures, countSignInFailures, recordSignInFailure } from '../store/sign-in-failures.ts';
-import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 256;

@@ -1,21 +1,38 @@
+import { timingSafeEqual } from 'node:crypto';
 import { hashToken, tokenKindOf } from '@cairn/kit';
 import type { FastifyRequest } from 'fastify';
+import { DASHBOARD_COOKIE, DASHBOARD_CSRF_HEADER } from '../../dashboard/cookie.ts';
+import { dashboardSessionOf } from '../../dashboard/service.ts';
 import type { EdgeDeps } from '../../deps.ts';
 import { authenticationError, noSuchObject } from '../errors.ts';
 import { isHexId } from '../ids.ts';
+import type { Actor } from '../migration/store.ts';
 import { findZone, type Zone } from '../zones/store.ts';
 import { type Area, allows, type Grant, type Level, seesZone } from './permissions.ts';
 import { findLiveTokenByHash } from './store.ts';
 
 export interface EdgeAuth {
-  tokenId: string;
+  /** The API token of the call, or of the dashboard session that made it; null for a person's session. */
+  tokenId: string | null;
   accountId: string;
   grants: Grant[];
+  /** Who the history of the WAF upgrade names. */
+  actor: Actor;
 }
 
-/** `Authorization: Bearer cet_…` → the token's account and grants; 401/10000 otherwise. */
-export async function authenticate(deps: Pick<EdgeDeps, 'db'>, request: FastifyRequest): Promise<EdgeAuth> {
+/**
+ * `Authorization: Bearer cet_…` → the token's account and grants; 401/10000 otherwise. Without the
+ * header, the dashboard's session cookie counts when the call also carries the session's CSRF value in
+ * X-Cairn-Dashboard (a header other sites cannot send), as the real dashboard calls the same API.
+ */
+export async function authenticate(
+  deps: Pick<EdgeDeps, 'db' | 'clock'>,
+  request: FastifyRequest,
+): Promise<EdgeAuth> {
   const header = request.headers.authorization;
+  if ((header === undefined || header === '') && request.cookies?.[DASHBOARD_COOKIE] !== undefined) {
+    return dashboardAuth(deps, request);
+  }
   if (header === undefined || header === '') {
     if (request.headers['x-auth-key'] !== undefined) {
       throw authenticationError(
@@ -36,7 +53,35 @@ export async function authenticate(deps: Pick<EdgeDeps, 'db'>, request: FastifyR
   }
   const record = await findLiveTokenByHash(deps.db, hashToken(token));
   if (!record) throw authenticationError(401, 'invalid or revoked API token');
-  return { tokenId: record.id, accountId: record.accountId, grants: record.grants };
+  return {
+    tokenId: record.id,
+    accountId: record.accountId,
+    grants: record.grants,
+    actor: { type: 'api_token', id: record.id, name: record.name },
+  };
+}
+
+async function dashboardAuth(
+  deps: Pick<EdgeDeps, 'db' | 'clock'>,
+  request: FastifyRequest,
+): Promise<EdgeAuth> {
+  const session = await dashboardSessionOf(deps, request.cookies[DASHBOARD_COOKIE]);
+  if (!session) throw authenticationError(401, 'your dashboard session has ended; sign in again');
+  const sent = request.headers[DASHBOARD_CSRF_HEADER];
+  const a = Buffer.from(typeof sent === 'string' ? sent : '');
+  const b = Buffer.from(session.csrf);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) {
+    throw authenticationError(
+      403,
+      `a dashboard session is used only by the dashboard (the ${DASHBOARD_CSRF_HEADER} header is missing or wrong)`,
+    );
+  }
+  return {
+    tokenId: session.tokenId,
+    accountId: session.accountId,
+    grants: session.grants,
+    actor: session.actor,
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { authenticationError } from '../errors.ts';
 import { type EdgeRoute, route } from '../route.ts';
 
 export const tokenRoutes: EdgeRoute[] = [
@@ -12,6 +13,14 @@ export const tokenRoutes: EdgeRoute[] = [
       required: ['id', 'status'],
       additionalProperties: false,
     },
-    handle: async ({ auth }) => ({ id: auth.tokenId, status: 'active' }),
+    async handle({ auth }) {
+      if (auth.tokenId === null) {
+        throw authenticationError(
+          401,
+          'this call checks an API token; send Authorization: Bearer <API token>',
+        );
+      }
+      return { id: auth.tokenId, status: 'active' };
+    },
   }),
 ];

@@ -73,3 +73,11 @@ export async function revokeTokenRow(db: Queryable, id: string, at: Date): Promi
   );
   return rowCount > 0;
 }
+
+export async function grantsOfToken(db: Queryable, tokenId: string): Promise<Grant[]> {
+  const { rows } = await db.query<{ zone_id: string; permission: string }>(
+    'SELECT zone_id, permission FROM edge_api_token_grants WHERE token_id = $1 ORDER BY zone_id, permission',
+    [tokenId],
+  );
+  return rows.map((g) => ({ zoneId: g.zone_id, permission: g.permission }));
+}

@@ -16,7 +16,6 @@ import {
   upgradeStatus,
   upgradeZone,
 } from './service.ts';
-import { tokenName } from './store.ts';
 
 const read = { zone: 'waf', level: 'read' } as const;
 const BASE = '/zones/:zone_id/waf_migration';
@@ -203,7 +202,7 @@ export const migrationRoutes: EdgeRoute[] = [
         mode: query.waf_migration === 'validation' || query.waf_migration === '2' ? 'validation' : 'pending',
         phaseTwo: query.phase_two === true,
         input: body,
-        actor: { type: 'api_token', id: auth.tokenId, name: await tokenName(deps.db, auth.tokenId) },
+        actor: auth.actor,
         dryRun,
       });
     },

@@ -114,14 +114,6 @@ export async function listEvents(db: Queryable, zoneId: string): Promise<Migrati
   return rows.map(toEvent);
 }
 
-/** An API token's name, for the record of who upgraded. */
-export async function tokenName(db: Queryable, tokenId: string): Promise<string> {
-  const { rows } = await db.query<{ name: string }>('SELECT name FROM edge_api_tokens WHERE id = $1', [
-    tokenId,
-  ]);
-  return rows[0]?.name ?? tokenId;
-}
-
 /** Whether the zone ever set the OWASP package's sensitivity or action (the seed's "Default" otherwise). */
 export async function owaspSettingsStored(
   db: Queryable,
