@@ -82,4 +82,24 @@ describe('cairn edge', () => {
     expect(plan.code).toBe(2);
     expect(plan.stderr).toMatch(/--plan must be one of free, pro, business, enterprise/);
   }, 120_000);
+
+  it('creates dashboard logins with a generated password, shown once; a second one for the email is refused', async () => {
+    const env = { ...(await storage()), LOG_LEVEL: 'silent' };
+    const made = await cairn(
+      ['edge', 'users', 'create', '--email', 'Ops@Example.com', '--name', 'Olga', '--json'],
+      env,
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const user = JSON.parse(made.stdout) as { email: string; name: string; password: string };
+    expect(user).toMatchObject({ email: 'ops@example.com', name: 'Olga', account: 'Default account' });
+    expect(user.password.length).toBeGreaterThanOrEqual(20);
+    const list = await cairn(['edge', 'users', 'list'], env);
+    expect(list.stdout).toContain('ops@example.com');
+    expect(list.stdout).not.toContain(user.password);
+    const again = await cairn(['edge', 'users', 'create', '--email', 'ops@example.com'], env);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/ops@example.com already has a dashboard login/);
+    const bad = await cairn(['edge', 'users', 'create', '--email', 'not-an-email'], env);
+    expect(bad.stderr).toMatch(/'not-an-email' is not an email address/);
+  }, 120_000);
 });

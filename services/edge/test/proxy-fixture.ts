@@ -112,6 +112,7 @@ export interface ProxyFixture {
   api: string;
   token: string;
   accountId: string;
+  makeToken(zoneIds: string[], permissions: string[]): Promise<string>;
   /** A zone with the origin set, on the given plan. */
   zone(name: string, plan: PlanName, migration?: 'validation' | 'complete'): Promise<Zone>;
   /** An edge API call. */
@@ -167,6 +168,8 @@ export async function startProxyFixture(env: Record<string, string> = {}): Promi
     api,
     token,
     accountId: account.id,
+    makeToken: async (zoneIds, permissions) =>
+      (await createApiToken(edge.deps, { accountId: account.id, name: 'test', zoneIds, permissions })).secret,
     async zone(name, plan, migration) {
       const zone = await createZone(edge.deps, { accountId: account.id, name, plan, origin: origin.url });
       if (migration) {

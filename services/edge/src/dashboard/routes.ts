@@ -101,7 +101,7 @@ export function dashboardRoutes(deps: EdgeDeps, publicUrl: string) {
           throw invalidBody('', 'sign in with an API token ("api_token") or an email and a password');
         }
         const session = (await dashboardSessionOf(deps, cookie))!;
-        setDashboardCookie(request, reply, publicUrl, cookie, session.expiresAt);
+        setDashboardCookie(request, reply, publicUrl, cookie);
         void reply.header('cache-control', 'no-store');
         return envelope(await sessionJson(session));
       });

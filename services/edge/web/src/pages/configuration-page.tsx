@@ -30,7 +30,7 @@ interface Loaded {
 async function load(id: string): Promise<Loaded> {
   const [zone, status] = await Promise.all([api.zone(id), api.status(id)]);
   const state = status.result.migration_state;
-  if (state === 'start' || state === 'default') {
+  if (state === 'start') {
     const [check, config] = await Promise.all([api.check(id), api.config(id)]);
     return {
       zone: zone.result,
@@ -71,7 +71,7 @@ export function ConfigurationPage(props: { id: string; session: Session }) {
   if (!loaded || !config) return error ? <ErrorText error={error} /> : <Loading />;
   const { zone, status } = loaded;
   const state = status.migration_state;
-  const reviewing = state === 'start' || state === 'default';
+  const reviewing = state === 'start';
   const enterprise = zone.plan.legacy_id === 'enterprise';
   const notMigrated = loaded.messages.filter((m) => m.code === NOT_MIGRATED);
   const notes = loaded.messages.filter((m) => m.code !== NOT_MIGRATED);
@@ -126,9 +126,8 @@ export function ConfigurationPage(props: { id: string; session: Session }) {
       <h2>{reviewing ? 'Review configuration' : 'Managed rules configuration'}</h2>
       {reviewing && (
         <p>
-          {state === 'default'
-            ? 'The managed rulesets this zone will run. Adjust them, then deploy.'
-            : "The equivalent of this zone's previous WAF configuration in the new WAF Managed Rules. Adjust it if you like, then deploy."}
+          The equivalent of this zone's previous WAF configuration in the new WAF Managed Rules. Adjust it if
+          you like, then deploy.
         </p>
       )}
       {state === 'validation' && (

@@ -128,6 +128,16 @@ function UpgradeBanner(props: { view: ZoneView; onChanged: () => Promise<unknown
       </section>
     );
   }
+  if (state === 'default') {
+    return (
+      <section class="banner" data-testid="no-previous-waf">
+        {checkMessages[0]?.message ??
+          'This zone never had the previous WAF managed rules: there is nothing to upgrade.'}{' '}
+        Its WAF is configured in{' '}
+        <Link to={{ name: 'upgrade', id: zone.id }}>Managed rules configuration</Link> (the Rulesets API).
+      </section>
+    );
+  }
   if (state === 'validation') {
     return (
       <section class="banner" aria-labelledby="upgrade-title" data-testid="upgrade-banner">
@@ -162,13 +172,10 @@ function UpgradeBanner(props: { view: ZoneView; onChanged: () => Promise<unknown
   const ineligible = checkMessages.filter((m) => !check.compatible && m.code === 10718);
   return (
     <section class="banner" aria-labelledby="upgrade-title" data-testid="upgrade-banner">
-      <h2 id="upgrade-title">
-        {state === 'default' ? 'Deploy the WAF Managed Rules' : 'Upgrade to the new WAF Managed Rules'}
-      </h2>
+      <h2 id="upgrade-title">Upgrade to the new WAF Managed Rules</h2>
       <p>
-        {state === 'default'
-          ? 'This zone has no WAF yet. Deploy the managed rulesets: a ruleset engine with the Rules language, the OWASP Core Ruleset 3.x with paranoia levels and a score threshold.'
-          : 'A ruleset engine with the Rules language, overrides per rule and per tag, conditional deployment, and the OWASP Core Ruleset 3.x with paranoia levels and a score threshold. The upgrade is irreversible.'}
+        A ruleset engine with the Rules language, overrides per rule and per tag, conditional deployment, and
+        the OWASP Core Ruleset 3.x with paranoia levels and a score threshold. The upgrade is irreversible.
       </p>
       <p class="muted">
         {zone.plan.legacy_id === 'enterprise'
