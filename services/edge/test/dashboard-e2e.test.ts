@@ -12,6 +12,17 @@ import {
   startProxyFixture,
 } from './proxy-fixture.ts';
 
+interface EntryRule {
+  action: string;
+  action_parameters: { id?: string; overrides?: { categories?: unknown[]; rules?: unknown[] } };
+}
+interface HistoryRow {
+  from: string;
+  to: string;
+  cause: string;
+  actor: { type: string; name: string };
+}
+
 /**
  * Issue 8's dashboard in Debian's chromium: one path per plan through the seed's state-transition table
  * (Review configuration → Deploy; Enterprise: Deploy → validation mode → adjust → Ready to update → Turn off
@@ -155,14 +166,14 @@ describe('the WAF upgrade in the dashboard', { timeout: 120_000 }, () => {
       old_waf_status: 'disabled',
       new_waf_status: 'enabled',
     });
-    const entry = (await ok('GET', paths(zone.id).entrypoint)) as { rules: Record<string, any>[] };
+    const entry = (await ok('GET', paths(zone.id).entrypoint)) as { rules: EntryRule[] };
     expect(entry.rules.map((r) => r.action)).toEqual(['skip', 'execute', 'execute']);
     expect(entry.rules[1]!.action_parameters.overrides).toEqual({ rules: [{ id: target, action: 'log' }] });
     expect(entry.rules[2]!.action_parameters).toEqual({
       id: OWASP_RULESET,
       overrides: { categories: paranoia(2) },
     });
-    const history = (await ok('GET', paths(zone.id).history)) as Record<string, any>[];
+    const history = (await ok('GET', paths(zone.id).history)) as HistoryRow[];
     expect(history.at(-1)).toMatchObject({
       from: 'start',
       to: 'complete',
@@ -186,7 +197,7 @@ describe('the WAF upgrade in the dashboard', { timeout: 120_000 }, () => {
     await page.waitForSelector('[data-testid=upgrade-complete]');
     await page.screenshot({ path: screenshotPath('dashboard-business-complete'), fullPage: true });
     expect((await stateOf(zone)).migration_state).toBe('complete');
-    const history = (await ok('GET', paths(zone.id).history)) as Record<string, any>[];
+    const history = (await ok('GET', paths(zone.id).history)) as HistoryRow[];
     expect(history.at(-1)!.actor).toMatchObject({ type: 'api_token' });
   });
 
@@ -234,13 +245,13 @@ describe('the WAF upgrade in the dashboard', { timeout: 120_000 }, () => {
     await owasp.locator('button:has-text("Add override")').click();
     await page.click('button:has-text("Save configuration")');
     await page.waitForSelector('[data-testid=configuration-saved]');
-    const saved = (await ok('GET', paths(zone.id).entrypoint)) as { rules: Record<string, any>[] };
-    expect(saved.rules[1]!.action_parameters.overrides.categories).toEqual(paranoia(3));
-    expect(saved.rules[1]!.action_parameters.overrides.rules).toContainEqual({
+    const saved = (await ok('GET', paths(zone.id).entrypoint)) as { rules: EntryRule[] };
+    expect(saved.rules[1]!.action_parameters.overrides?.categories).toEqual(paranoia(3));
+    expect(saved.rules[1]!.action_parameters.overrides?.rules).toContainEqual({
       id: disabled,
       enabled: false,
     });
-    const afterSave = (await ok('GET', paths(zone.id).history)) as Record<string, any>[];
+    const afterSave = (await ok('GET', paths(zone.id).history)) as HistoryRow[];
     expect(afterSave.at(-1)).toMatchObject({ from: 'validation', to: 'validation' });
 
     await page.click('nav.tabs >> text=WAF');
@@ -249,8 +260,8 @@ describe('the WAF upgrade in the dashboard', { timeout: 120_000 }, () => {
     await page.waitForSelector('[data-testid=upgrade-done]');
     await page.screenshot({ path: screenshotPath('dashboard-enterprise-complete') });
     expect(await stateOf(zone)).toMatchObject({ migration_state: 'complete', old_waf_status: 'disabled' });
-    const finished = (await ok('GET', paths(zone.id).entrypoint)) as { rules: Record<string, any>[] };
-    expect(finished.rules[1]!.action_parameters.overrides.categories).toEqual(paranoia(3));
+    const finished = (await ok('GET', paths(zone.id).entrypoint)) as { rules: EntryRule[] };
+    expect(finished.rules[1]!.action_parameters.overrides?.categories).toEqual(paranoia(3));
     await page.reload();
     await page.waitForSelector('[data-testid=upgrade-complete]');
   });
@@ -271,7 +282,7 @@ describe('the WAF upgrade in the dashboard', { timeout: 120_000 }, () => {
     await page.waitForSelector('[data-testid=rule-0]');
     await page.click('button:has-text("Deploy")');
     await page.waitForSelector('[data-testid=upgrade-complete]');
-    const history = (await ok('GET', paths(zone.id).history)) as Record<string, any>[];
+    const history = (await ok('GET', paths(zone.id).history)) as HistoryRow[];
     expect(history.map((e) => [e.from, e.to, e.cause])).toEqual([
       ['default', 'start', 'plan'],
       ['start', 'complete', 'pending'],
