@@ -8,7 +8,7 @@ export { openDb } from './db/open.ts';
 export { openPglite } from './db/pglite.ts';
 export { openPostgres } from './db/postgres.ts';
 export { createTestDb, type TestDb, testDatabaseUrl } from './db/test-db.ts';
-export type { Db, Engine, Queryable, QueryResult } from './db/types.ts';
+export type { Db, Engine, Queryable, QueryOptions, QueryResult } from './db/types.ts';
 export { type ErrorShape, edgeShape, errorHandler, messageShape, oauthShape } from './error-shapes.ts';
 export * from './errors.ts';
 export { escapeHtml, Html, html, page } from './html.ts';

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PREMIUM_FIELDS, PRO_FIELDS } from '../src/search/fields.ts';
+import { PLACE_COLUMNS, placeColumnsFor } from '../src/store/places-read.ts';
 import { allPlaces, haversine, localMinute, openAt, type Plain } from './brute-force.ts';
 import { callPlaces, nextPage, type PlacesFixture, startPlaces } from './helpers.ts';
 
@@ -195,6 +197,37 @@ describe('fields, details, cursors', () => {
       `/places/search?ll=${PARIS.lat},${PARIS.lon}&fields=name,distance&limit=3`,
     );
     for (const r of res.body.results!) expect(Object.keys(r).sort()).toEqual(['distance', 'name']);
+  });
+
+  it('renders each field the same from the columns a search reads for it as from the whole place', async () => {
+    // Details read every column; a search reads only the columns of its fields (store/places-read.ts).
+    for (const field of [...PRO_FIELDS, ...PREMIUM_FIELDS].filter(
+      (name) => name !== 'distance' && name !== 'fsq_place_id',
+    )) {
+      const res = await callPlaces(
+        f,
+        `/places/search?ll=${PARIS.lat},${PARIS.lon}&fields=fsq_place_id,${field}&tel_format=NATIONAL&limit=4`,
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      for (const r of res.body.results!) {
+        const details = await callPlaces(
+          f,
+          `/places/${r.fsq_place_id}?fields=fsq_place_id,${field}&tel_format=NATIONAL`,
+        );
+        expect(r, field).toEqual(details.body);
+      }
+    }
+  });
+
+  it('reads every column when a search asks for every field', () => {
+    const columns = (text: string) =>
+      text
+        .split(',')
+        .map((c) => c.trim())
+        .sort();
+    expect(columns(placeColumnsFor(new Set([...PRO_FIELDS, ...PREMIUM_FIELDS])))).toEqual(
+      columns(PLACE_COLUMNS),
+    );
   });
 
   it('returns a place by id, 404 for an unknown one', async () => {

@@ -1,15 +1,44 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Db, Queryable, QueryResult } from './types.ts';
+import type { Db, Queryable, QueryOptions, QueryResult } from './types.ts';
 
 const INT8_OID = 20;
 pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
 
 type Client = pg.Pool | pg.PoolClient;
 
-function queryable(client: Client): Queryable {
+/**
+ * Names of prepared statements, one per statement text, shared by a pool's connections (node-postgres
+ * prepares a name on each connection the first time it runs there). At most MAX_PREPARED texts are named; past
+ * that, statements run unnamed, so no unexpected variety of texts can fill the server's memory.
+ */
+const MAX_PREPARED = 100;
+
+class StatementNames {
+  private readonly names = new Map<string, string>();
+
+  nameOf(sql: string): string | undefined {
+    let name = this.names.get(sql);
+    if (name === undefined && this.names.size < MAX_PREPARED) {
+      name = `cairn_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+      this.names.set(sql, name);
+    }
+    return name;
+  }
+}
+
+function queryable(client: Client, statements: StatementNames): Queryable {
   return {
-    async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
-      const result = await client.query(sql, [...params]);
+    async query<R>(
+      sql: string,
+      params: readonly unknown[] = [],
+      options?: QueryOptions,
+    ): Promise<QueryResult<R>> {
+      const name = options?.prepare ? statements.nameOf(sql) : undefined;
+      const result =
+        name === undefined
+          ? await client.query(sql, [...params])
+          : await client.query({ name, text: sql, values: [...params] });
       return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
     },
     async exec(sql: string) {
@@ -77,15 +106,16 @@ export function openPostgres(connectionString: string, options: { max?: number }
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  const statements = new StatementNames();
   const listener = new Listener(connectionString);
   return {
     engine: 'postgres',
-    ...queryable(pool),
+    ...queryable(pool, statements),
     async transaction(fn) {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await fn(queryable(client));
+        const result = await fn(queryable(client, statements));
         await client.query('COMMIT');
         return result;
       } catch (error) {

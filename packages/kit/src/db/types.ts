@@ -3,9 +3,22 @@ export interface QueryResult<R> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * Keep the statement prepared on each server connection (PostgreSQL; PGlite ignores it): parsed once, and
+   * planned once when PostgreSQL's plan cache finds its generic plan as good as the per-call ones. For hot
+   * statements whose text comes from a small set of shapes, values always passed as parameters.
+   */
+  prepare?: boolean;
+}
+
 /** What a store needs: parameterised queries, and multi-statement text for migrations. */
 export interface Queryable {
-  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  query<R = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<R>>;
   exec(sql: string): Promise<void>;
 }
 

@@ -45,12 +45,15 @@ export function placesRoutes(
       const endpoint = request.routeOptions.url ?? request.url.split('?')[0]!;
       const taken = access.limiter.take(auth.credentialId);
       access.usage.record(auth, endpoint, !taken.ok);
-      request.log = request.log.child({
-        organization_id: auth.organizationId,
-        app_id: auth.appId,
-        user_id: auth.userId,
-        credential_kind: auth.kind,
-      });
+      // Attribution on this request's log lines (a child logger costs ~30 µs: not made when none is written).
+      if (request.log.level !== 'silent') {
+        request.log = request.log.child({
+          organization_id: auth.organizationId,
+          app_id: auth.appId,
+          user_id: auth.userId,
+          credential_kind: auth.kind,
+        });
+      }
       if (!taken.ok) {
         throw tooManyRequests(
           `Rate limit exceeded for this credential; retry after ${taken.retryAfterSeconds} s`,

@@ -17,6 +17,10 @@ export function searchRoute(app: FastifyInstance, deps: PlacesDeps) {
         querystring: SearchQuery,
         response: { 200: SearchResponse, ...errorResponses },
       },
+      // The schemas document the answers; the body is written by JSON.stringify, which gives the same text
+      // (renderPlace puts a Place's fields in the schema's order) in about half the time of the schema-driven
+      // serializer, which goes through each place's open-ended properties one by one.
+      serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (request, reply) => {
       const answer = await search(deps, request.query as RawQuery);

@@ -1,4 +1,5 @@
 import { chordFor, cubeLiteral, EARTH_RADIUS_M, earthPoint } from '../data/earth.ts';
+import type { FieldName } from './fields.ts';
 import type { LatLng } from './params.ts';
 
 /** What the store runs: filters, the order, and where the page starts. Built from checked parameters. */
@@ -24,6 +25,8 @@ export interface SearchPlan {
   order: Order;
   limit: number;
   after?: { key: number; id: string };
+  /** The fields the rows will be rendered with: only their columns are read. Every column when absent. */
+  fields?: ReadonlySet<FieldName>;
 }
 
 export const pointLiteral = (p: LatLng) => cubeLiteral(p.latitude, p.longitude);

@@ -59,15 +59,22 @@ function telephone(tel: string | null, country: string | null, format: 'NATIONAL
   return `0${national}`;
 }
 
+/** Leaves out null, undefined, empty arrays and empty objects. */
 function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(object)) {
+  for (const k in object) {
+    const v = object[k];
     if (v === null || v === undefined) continue;
-    if (Array.isArray(v) && v.length === 0) continue;
-    if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) continue;
+    if (typeof v === 'object' && isEmpty(v)) continue;
     out[k] = v;
   }
   return out as Partial<T>;
+}
+
+function isEmpty(v: object): boolean {
+  if (Array.isArray(v)) return v.length === 0;
+  for (const _ in v) return false;
+  return true;
 }
 
 export function renderPlace(row: PlaceRow, ctx: RenderContext): Record<string, unknown> {
@@ -80,12 +87,13 @@ export function renderPlace(row: PlaceRow, ctx: RenderContext): Record<string, u
   put('name', () => row.name);
   put('latitude', () => row.latitude);
   put('longitude', () => row.longitude);
+  // distance before the others: the order in which the response schema lists a Place's fields.
+  put('distance', () =>
+    row.chord === null || row.chord === undefined ? null : Math.round(arcFor(row.chord)),
+  );
   put('categories', () => categories(row, ctx.reference));
   put('chains', () =>
     row.fsq_chain_ids.map((id) => compact({ fsq_chain_id: id, name: ctx.reference.chains.get(id)?.name })),
-  );
-  put('distance', () =>
-    row.chord === null || row.chord === undefined ? null : Math.round(arcFor(row.chord)),
   );
   put('location', () =>
     compact({

@@ -49,6 +49,7 @@ export async function search(deps: PlacesDeps, raw: RawQuery): Promise<SearchAns
     excludeAllChains: params.excludeAllChains,
     order: 'distance',
     limit: params.limit + 1,
+    fields: params.fields,
   };
   const context: Record<string, unknown> = {};
   if (params.ll) {

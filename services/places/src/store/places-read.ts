@@ -2,6 +2,7 @@ import type { Queryable } from '@cairn/kit';
 import { chordFor } from '../data/earth.ts';
 import type { HoursEntry } from '../data/hours.ts';
 import type { OsPlaceColumns } from '../data/place-record.ts';
+import type { FieldName } from '../search/fields.ts';
 import { circleBox, pointLiteral } from '../search/plan.ts';
 
 /** A place as read for the API: the stored columns, and the chord to the origin and sort key when searched. */
@@ -25,6 +26,53 @@ export const PLACE_COLUMNS = `fsq_place_id, name, latitude, longitude, address, 
   tel, website, email, facebook_id, instagram, twitter, fsq_category_ids, fsq_category_labels, placemaker_url,
   unresolved_flags, fsq_chain_ids, price, rating::float8 AS rating, popularity::float8 AS popularity, hours, time_zone,
   description`;
+
+/**
+ * The columns of PLACE_COLUMNS that rendering each field reads (see search/render.ts); fsq_place_id is always
+ * read (ties, cursors). A search reads only what its fields need: the default Pro fields leave out the dates
+ * created and refreshed, price, rating, popularity, hours, time zone and description.
+ */
+const COLUMN_FIELDS: readonly (readonly [column: string, fields: readonly FieldName[]])[] = [
+  ['fsq_place_id', []],
+  ['name', ['name']],
+  ['latitude', ['latitude']],
+  ['longitude', ['longitude']],
+  ['address', ['location']],
+  ['locality', ['location']],
+  ['region', ['location']],
+  ['postcode', ['location']],
+  ['admin_region', ['location']],
+  ['post_town', ['location']],
+  ['po_box', ['location']],
+  ['country', ['location', 'tel']],
+  ["to_char(date_created, 'YYYY-MM-DD') AS date_created", ['date_created']],
+  ["to_char(date_refreshed, 'YYYY-MM-DD') AS date_refreshed", ['date_refreshed']],
+  ["to_char(date_closed, 'YYYY-MM-DD') AS date_closed", ['date_closed']],
+  ['tel', ['tel']],
+  ['website', ['website']],
+  ['email', ['email']],
+  ['facebook_id', ['social_media']],
+  ['instagram', ['social_media']],
+  ['twitter', ['social_media']],
+  ['fsq_category_ids', ['categories']],
+  ['fsq_category_labels', ['categories']],
+  ['placemaker_url', ['placemaker_url']],
+  ['unresolved_flags', ['unresolved_flags']],
+  ['fsq_chain_ids', ['chains']],
+  ['price', ['price']],
+  ['rating::float8 AS rating', ['rating']],
+  ['popularity::float8 AS popularity', ['popularity']],
+  ['hours', ['hours']],
+  ['time_zone', ['hours']],
+  ['description', ['description']],
+];
+
+/** PLACE_COLUMNS narrowed to what `fields` render; the other PlaceRow properties are then absent. */
+export function placeColumnsFor(fields: ReadonlySet<FieldName>): string {
+  return COLUMN_FIELDS.filter(([, needs]) => needs.length === 0 || needs.some((f) => fields.has(f)))
+    .map(([column]) => column)
+    .join(', ');
+}
 
 export class Params {
   readonly values: unknown[] = [];

@@ -1,7 +1,7 @@
 import type { Queryable } from '@cairn/kit';
 import { chordFor } from '../data/earth.ts';
 import { circleBox, type Order, pointLiteral, rectangleBox, type SearchPlan } from '../search/plan.ts';
-import { likePattern, Params, PLACE_COLUMNS, type PlaceRow } from './places-read.ts';
+import { likePattern, Params, PLACE_COLUMNS, type PlaceRow, placeColumnsFor } from './places-read.ts';
 
 /**
  * The search query. Three shapes, chosen by the order (see bench/places-explain.ts for the plans on 1M places):
@@ -138,13 +138,17 @@ export async function searchPlaces(db: Queryable, plan: SearchPlan): Promise<Pla
       `(${key.expr} ${key.dir === 'ASC' ? '>' : '<'} ${k}::float8 OR (${key.expr} = ${k}::float8 AND fsq_place_id > ${id}))`,
     );
   }
-  const sql = `SELECT ${PLACE_COLUMNS}, ${origin ? `(pt <-> ${origin}::cube)` : 'NULL::float8'} AS chord,
+  const columns = plan.fields ? placeColumnsFor(plan.fields) : PLACE_COLUMNS;
+  const sql = `SELECT ${columns}, ${origin ? `(pt <-> ${origin}::cube)` : 'NULL::float8'} AS chord,
        ${key.expr} AS sort_key
   FROM places
  ${where([...area, ...filters])}
  ORDER BY ${key.expr} ${key.dir}, fsq_place_id
  LIMIT ${p.add(plan.limit)}`;
-  const { rows } = await db.query<PlaceRow>(sql, p.values);
+  // Searches within an area are prepared statements (parsed once; PostgreSQL keeps one generic plan when it is
+  // as good as the per-call ones, and the area's GiST index is the way in whatever the values). Searches
+  // without an area are planned per call: their best plan depends on how rare the text is.
+  const { rows } = await db.query<PlaceRow>(sql, p.values, { prepare: area.length > 0 });
   return rows;
 }
 
@@ -178,7 +182,8 @@ async function nearestQuery(db: Queryable, plan: SearchPlan, fetch: number): Pro
     );
   }
   // Only plain columns inside the walk (computed columns would be computed for every row it reads).
-  const sql = `SELECT ${PLACE_COLUMNS}, chord, chord AS sort_key
+  const columns = plan.fields ? placeColumnsFor(plan.fields) : PLACE_COLUMNS;
+  const sql = `SELECT ${columns}, chord, chord AS sort_key
   FROM (SELECT *
           FROM (SELECT places.*, (pt <-> ${origin}::cube) AS chord
                   FROM places
@@ -188,6 +193,6 @@ async function nearestQuery(db: Queryable, plan: SearchPlan, fetch: number): Pro
          ${filters.length > 0 ? `WHERE booleq(${filters.join('\n   AND ')}, true)` : ''}
          LIMIT ${p.add(fetch)}) nearest
  ORDER BY chord, fsq_place_id`;
-  const { rows } = await db.query<PlaceRow>(sql, p.values);
+  const { rows } = await db.query<PlaceRow>(sql, p.values, { prepare: true });
   return rows;
 }
