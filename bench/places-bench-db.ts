@@ -8,16 +8,45 @@ import { pgliteOptions, wrapPglite } from '../packages/kit/src/db/pglite.ts';
 
 /** PostgreSQL when DATABASE_URL is set (a fresh database `name` on that server), otherwise in-memory PGlite. */
 export async function freshDb(name: string, migrations: readonly Migration[]): Promise<Db> {
+  return benchDb(name, migrations);
+}
+
+/**
+ * Like freshDb, but on PostgreSQL with `reuseCount` an existing database `name` holding exactly that many
+ * places is kept as it is (migrated only), so the search figures can be re-measured without generating again.
+ * `reused` says which happened.
+ */
+export async function benchDb(
+  name: string,
+  migrations: readonly Migration[],
+  reuseCount?: number,
+): Promise<Db & { reused?: boolean }> {
   const url = process.env.DATABASE_URL;
   let db: Db;
   if (url) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
+    const u = new URL(url);
+    u.pathname = `/${name}`;
+    if (reuseCount !== undefined) {
+      const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (exists.rowCount === 1) {
+        const existing = openPostgres(u.toString(), { max: 10 });
+        const held = await existing
+          .query<{ n: number }>('SELECT count(*)::int AS n FROM places')
+          .then((r) => r.rows[0]!.n)
+          .catch(() => -1);
+        if (held === reuseCount) {
+          await admin.end();
+          await migrate(existing, migrations);
+          return Object.assign(existing, { reused: true });
+        }
+        await existing.close();
+      }
+    }
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.query(`CREATE DATABASE ${name}`);
     await admin.end();
-    const u = new URL(url);
-    u.pathname = `/${name}`;
     db = openPostgres(u.toString(), { max: 10 });
   } else {
     db = wrapPglite(await PGlite.create(pgliteOptions));

@@ -1,12 +1,20 @@
 // Benchmark: the places search API on 1,000,000 generated places, over loopback, on the engine of the
 // environment (PGlite in memory, or PostgreSQL with DATABASE_URL=…). Prints the time to generate and to import
-// 1M places, and median/p99 latency and requests/s for (a) ll+radius nearest, (b) query+ll,
-// (c) category+open_now+ll, (d) near. Targets: generate < 3 min, import < 2 min, p99 < 25 ms on PostgreSQL (a–c).
-// Run: npx tsx bench/places-search.ts [seconds per scenario, default 10] [connections, default 8]
+// 1M places, and for (a) ll+radius nearest, (b) query+ll, (c) category+open_now+ll, (d) near:
+// - closed loop (autocannon, N connections each sending its next request when the last is answered): the
+//   saturation throughput, and the median/p99 latency at it, which is mostly queueing;
+// - open loop (requests sent at a fixed rate whatever the answers, on as many connections as that takes):
+//   median/p99 latency measured from the time each request was due to be sent, so a stalled server is not
+//   hidden by requests that were never sent (no coordinated omission). The rate is given, or half of the
+//   scenario's closed-loop throughput.
+// Targets: generate < 3 min, import < 2 min, p99 < 25 ms on PostgreSQL (a–c).
+// Run: npx tsx bench/places-search.ts [seconds per scenario, default 10] [connections, default 8] [rate/s]
 //      DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/places-search.ts
-//      PLACES_BENCH_COUNT=100000 for a quicker look.
+//      PLACES_BENCH_COUNT=100000 for a quicker look; PLACES_BENCH_REUSE=1 (PostgreSQL) serves the database
+//      of the last run when it holds the same count (no generation, no import).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,13 +22,15 @@ import autocannon from 'autocannon';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 8);
+const fixedRate = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
 const dir = mkdtempSync(join(tmpdir(), 'cairn-places-bench-'));
 const csv = join(dir, 'places.csv');
 
 interface Ready {
   port: number;
   key: string;
-  generateMs: number;
+  /** null when an existing database was reused (PLACES_BENCH_REUSE=1). */
+  generateMs: number | null;
   exportMs: number;
   count: number;
   engine: string;
@@ -100,37 +110,134 @@ async function run(path: () => string) {
   };
 }
 
+interface OpenFigures {
+  rate: number;
+  achieved: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  /** The most a send started after its due time (the load generator's own lag, included in the latencies). */
+  lag: number;
+  load: number;
+}
+
+/**
+ * Sends `rate` requests a second for `seconds`, each at its due time, on a keep-alive agent that opens
+ * connections as needed; a request's latency runs from its due time to the end of its answer.
+ */
+async function openLoop(path: () => string, rate: number): Promise<OpenFigures> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const interval = 1000 / rate;
+  const total = Math.max(1, Math.round(rate * seconds));
+  const latencies: number[] = [];
+  const failures: string[] = [];
+  let lag = 0;
+  const start = performance.now() + 20;
+  await new Promise<void>((done) => {
+    let sent = 0;
+    let finished = 0;
+    const finish = () => {
+      if (++finished === total) done();
+    };
+    const send = (due: number) => {
+      const url = path();
+      const req = request({ host: '127.0.0.1', port: ready.port, path: url, headers, agent }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(performance.now() - due);
+          if (res.statusCode !== 200) failures.push(`${url}: ${res.statusCode}`);
+          finish();
+        });
+      });
+      req.on('error', (error) => {
+        failures.push(`${url}: ${error.message}`);
+        finish();
+      });
+      req.end();
+    };
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && start + sent * interval <= now) {
+        const due = start + sent * interval;
+        lag = Math.max(lag, now - due);
+        sent++;
+        send(due);
+      }
+      if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
+    };
+    setTimeout(tick, 20);
+  });
+  const elapsed = performance.now() - start;
+  agent.destroy();
+  if (failures.length > 0) throw new Error(`${failures.length} failed, e.g. ${failures[0]}`);
+  latencies.sort((x, y) => x - y);
+  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
+  return {
+    rate,
+    achieved: total / (elapsed / 1000),
+    p50: q(0.5),
+    p90: q(0.9),
+    p99: q(0.99),
+    max: latencies[latencies.length - 1]!,
+    lag,
+    load: loadavg()[0]!,
+  };
+}
+
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
 const loadAtStart = load();
 const figures: Record<string, { rps: number; p50: number; p99: number; load: number }> = {};
+const open: Record<string, OpenFigures> = {};
 for (const [name, path] of Object.entries(scenarios)) {
   await run(path); // warm-up: caches, JIT
   figures[name] = await run(path);
+  open[name] = await openLoop(path, fixedRate ?? Math.max(1, Math.round(figures[name].rps / 2)));
 }
 server.kill('SIGTERM');
 await new Promise((ok) => server.once('exit', ok));
 
-const importer = child('./places-import.ts', [csv], {});
-const imported = await firstJsonLine<{ imported: number; bad: number; ms: number }>(importer);
-await new Promise((ok) => importer.once('exit', ok));
+let imported: { imported: number; bad: number; ms: number } | undefined;
+if (ready.generateMs !== null) {
+  const importer = child('./places-import.ts', [csv], {});
+  imported = await firstJsonLine<{ imported: number; bad: number; ms: number }>(importer);
+  await new Promise((ok) => importer.once('exit', ok));
+}
 rmSync(dir, { recursive: true, force: true });
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 console.log(
   `places search benchmark — ${ready.engine}, ${ready.count.toLocaleString('en-US')} places, ${connections} connections, ${seconds} s per scenario, ${cpus().length} cores; load average at start ${loadAtStart}, at the end ${load()}`,
 );
-console.log(
-  `generate ${ready.count.toLocaleString('en-US')}: ${s(ready.generateMs)} (${Math.round(ready.count / (ready.generateMs / 1000)).toLocaleString('en-US')}/s)`,
-);
-console.log(
-  `import ${imported.imported.toLocaleString('en-US')} CSV rows: ${s(imported.ms)} (${imported.bad} bad)   [export took ${s(ready.exportMs)}]`,
-);
+if (ready.generateMs === null || !imported) {
+  console.log('generate, import: not measured (an existing database was reused: PLACES_BENCH_REUSE=1)');
+} else {
+  console.log(
+    `generate ${ready.count.toLocaleString('en-US')}: ${s(ready.generateMs)} (${Math.round(ready.count / (ready.generateMs / 1000)).toLocaleString('en-US')}/s)`,
+  );
+  console.log(
+    `import ${imported.imported.toLocaleString('en-US')} CSV rows: ${s(imported.ms)} (${imported.bad} bad)   [export took ${s(ready.exportMs)}]`,
+  );
+}
+console.log(`closed loop, ${connections} connections (saturation)`);
 console.log('scenario                          p50 ms   p99 ms     req/s   load (1 min)');
 for (const [name, f] of Object.entries(figures)) {
   console.log(
     `${name.padEnd(32)} ${String(f.p50).padStart(7)} ${String(f.p99).padStart(8)} ${String(Math.round(f.rps)).padStart(9)} ${f.load.toFixed(2).padStart(14)}`,
+  );
+}
+console.log(
+  `open loop, fixed rate (${fixedRate === undefined ? 'half the closed-loop req/s' : `${fixedRate}/s`}); latency from each request's due time`,
+);
+console.log(
+  'scenario                          rate/s  sent/s   p50 ms   p90 ms   p99 ms   max ms  send lag ms   load (1 min)',
+);
+const ms = (v: number) => v.toFixed(1).padStart(8);
+for (const [name, f] of Object.entries(open)) {
+  console.log(
+    `${name.padEnd(32)} ${String(f.rate).padStart(7)} ${String(Math.round(f.achieved)).padStart(7)} ${ms(f.p50)} ${ms(f.p90)} ${ms(f.p99)} ${ms(f.max)} ${f.lag.toFixed(1).padStart(12)} ${f.load.toFixed(2).padStart(14)}`,
   );
 }

@@ -1,14 +1,17 @@
 // The places benchmark's server process: a fresh database with N generated places, served on loopback.
 // Prints one JSON line {port, key, generateMs, exportMs, count, cities} and serves until killed.
+// PLACES_BENCH_REUSE=1 (PostgreSQL): an existing benchmark database with the same count of places is served
+// as it is (generateMs null, no CSV export).
 import { createIdentity, createOrganization, createServiceKey, identityMigrations } from '@cairn/identity';
 import { createApp, createLogger, createMetrics, loadConfig, systemClock } from '@cairn/kit';
 import { createPlaces, gazetteer, generatePlaces, placesMigrations } from '@cairn/places';
-import { exportCsv, freshDb } from './places-bench-db.ts';
+import { benchDb, exportCsv } from './places-bench-db.ts';
 
 const count = Number(process.env.PLACES_BENCH_COUNT ?? 1_000_000);
 const csv = process.env.PLACES_BENCH_CSV;
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', PORT: '0', CAIRN_DATA_DIR: '/nonexistent' });
-const db = await freshDb('cairn_bench_places', [...identityMigrations, ...placesMigrations]);
+const reuse = process.env.PLACES_BENCH_REUSE === '1' ? count : undefined;
+const db = await benchDb('cairn_bench_places', [...identityMigrations, ...placesMigrations], reuse);
 const deps = {
   config,
   db,
@@ -24,25 +27,29 @@ const places = createPlaces(deps, {
 await identity.start();
 await places.start();
 let last = 0;
-const generated = await generatePlaces(db, {
-  count,
-  seed: 'bench',
-  batchSize: 10_000,
-  onProgress: (done) => {
-    if (done - last >= 100_000) {
-      last = done;
-      process.stderr.write(`generated ${done}\n`);
-    }
-  },
-});
-await db.exec('ANALYZE places');
+let generateMs: number | null = null;
+if (!db.reused) {
+  const generated = await generatePlaces(db, {
+    count,
+    seed: 'bench',
+    batchSize: 10_000,
+    onProgress: (done) => {
+      if (done - last >= 100_000) {
+        last = done;
+        process.stderr.write(`generated ${done}\n`);
+      }
+    },
+  });
+  generateMs = generated.ms;
+  await db.exec('ANALYZE places');
+}
 let exportMs = 0;
-if (csv) {
+if (csv && !db.reused) {
   const t = performance.now();
   await exportCsv(db, csv);
   exportMs = performance.now() - t;
 }
-const org = await createOrganization(identity.deps, 'Bench');
+const org = await createOrganization(identity.deps, `Bench ${Date.now()}`);
 const { secret } = await createServiceKey(identity.deps, { organizationId: org.id });
 const app = await createApp(deps, [identity.module, places.module]);
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -56,7 +63,7 @@ const restaurant = [...places.deps.reference().categories.values()].find(
   (c) => c.label === 'Dining and Drinking > Restaurant',
 )!.id;
 process.stdout.write(
-  `${JSON.stringify({ port, key: secret, generateMs: generated.ms, exportMs, count, cities, restaurant, engine: db.engine })}\n`,
+  `${JSON.stringify({ port, key: secret, generateMs, exportMs, count, cities, restaurant, engine: db.engine })}\n`,
 );
 process.on('SIGTERM', () => {
   void app.close().then(async () => {
