@@ -11,14 +11,17 @@
 // Run: npx tsx bench/places-search.ts [seconds per scenario, default 10] [connections, default 8] [rate/s]
 //      DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/places-search.ts
 //      PLACES_BENCH_COUNT=100000 for a quicker look; PLACES_BENCH_REUSE=1 (PostgreSQL) serves the database
-//      of the last run when it holds the same count (no generation, no import).
+//      of the last run when it holds the same count (no generation, no import); PLACES_BENCH_ONLY=bc runs only
+//      the scenarios named. The closed-loop table adds the CPU time per request of the server process and of
+//      the PostgreSQL backends (from /proc), which, unlike latency, does not grow with queueing.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 8);
@@ -92,7 +95,41 @@ const scenarios: Record<string, () => string> = {
   '(d) near': () => `/places/search?near=${encodeURIComponent(city().name)}&limit=10`,
 };
 
+/**
+ * CPU time (user + system, ms) of processes, from /proc (Linux; 0 elsewhere or for a process that is gone).
+ * Per request, it does not grow with queueing as latency does, so it compares runs on a busy machine.
+ */
+function cpuMs(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // Fields after the command name (which may hold spaces): state is the 3rd field, utime the 14th.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // not Linux, or the process has exited
+    }
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
+
+/** The PostgreSQL backends serving the benchmark's database (none on PGlite, which runs in the server). */
+async function backendPids(): Promise<number[]> {
+  if (ready.engine !== 'postgres' || !process.env.DATABASE_URL) return [];
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  const { rows } = await client.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = 'cairn_bench_places' AND pid <> pg_backend_pid()`,
+  );
+  await client.end();
+  return rows.map((r) => r.pid);
+}
+
 async function run(path: () => string) {
+  const backends = await backendPids();
+  const nodeBefore = cpuMs([server.pid!]);
+  const pgBefore = cpuMs(backends);
   const result = await autocannon({
     url: `http://127.0.0.1:${ready.port}`,
     connections,
@@ -102,10 +139,13 @@ async function run(path: () => string) {
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${path()}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   }
+  const requests = result.requests.total;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    nodeCpu: (cpuMs([server.pid!]) - nodeBefore) / requests,
+    pgCpu: (cpuMs(backends) - pgBefore) / requests,
     load: loadavg()[0]!,
   };
 }
@@ -190,9 +230,11 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 const loadAtStart = load();
-const figures: Record<string, { rps: number; p50: number; p99: number; load: number }> = {};
+const figures: Record<string, Awaited<ReturnType<typeof run>>> = {};
 const open: Record<string, OpenFigures> = {};
+const only = process.env.PLACES_BENCH_ONLY; // e.g. "bc": only scenarios (b) and (c)
 for (const [name, path] of Object.entries(scenarios)) {
+  if (only && !only.includes(name[1]!)) continue;
   await run(path); // warm-up: caches, JIT
   figures[name] = await run(path);
   open[name] = await openLoop(path, fixedRate ?? Math.max(1, Math.round(figures[name].rps / 2)));
@@ -223,10 +265,12 @@ if (ready.generateMs === null || !imported) {
   );
 }
 console.log(`closed loop, ${connections} connections (saturation)`);
-console.log('scenario                          p50 ms   p99 ms     req/s   load (1 min)');
+console.log(
+  'scenario                          p50 ms   p99 ms     req/s   CPU ms/req: server  PostgreSQL   load (1 min)',
+);
 for (const [name, f] of Object.entries(figures)) {
   console.log(
-    `${name.padEnd(32)} ${String(f.p50).padStart(7)} ${String(f.p99).padStart(8)} ${String(Math.round(f.rps)).padStart(9)} ${f.load.toFixed(2).padStart(14)}`,
+    `${name.padEnd(32)} ${String(f.p50).padStart(7)} ${String(f.p99).padStart(8)} ${String(Math.round(f.rps)).padStart(9)} ${f.nodeCpu.toFixed(2).padStart(19)} ${ready.engine === 'postgres' ? f.pgCpu.toFixed(2).padStart(11) : '          -'} ${f.load.toFixed(2).padStart(14)}`,
   );
 }
 console.log(
