@@ -19,7 +19,7 @@ export const edgeUsersCreate: Command = {
   },
   usesDatabase: true,
   async run(args, ctx) {
-    const { edge } = await ctx.runtime();
+    const { edge, deps } = await ctx.runtime();
     const account = await ensureAccount(edge.deps, optionalString(args, 'account'));
     const password = randomBytes(15).toString('base64url'); // 120 bits; nothing to type on a command line
     const name = optionalString(args, 'name');
@@ -38,7 +38,7 @@ export const edgeUsersCreate: Command = {
       ctx.out.line('');
       ctx.out.line(`  ${password}`);
       ctx.out.line('');
-      ctx.out.line('Sign in at <PUBLIC_URL>/dashboard/');
+      ctx.out.line(`Sign in at ${deps.config.publicUrl}/dashboard/`);
     }
     return 0;
   },
