@@ -6,6 +6,9 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { pgliteOptions, wrapPglite } from '../packages/kit/src/db/pglite.ts';
 
+/** Connections to PostgreSQL (PLACES_BENCH_POOL, default 10 as the server's default). */
+const POOL = Number(process.env.PLACES_BENCH_POOL ?? 10);
+
 /** PostgreSQL when DATABASE_URL is set (a fresh database `name` on that server), otherwise in-memory PGlite. */
 export async function freshDb(name: string, migrations: readonly Migration[]): Promise<Db> {
   return benchDb(name, migrations);
@@ -31,7 +34,7 @@ export async function benchDb(
     if (reuseCount !== undefined) {
       const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
       if (exists.rowCount === 1) {
-        const existing = openPostgres(u.toString(), { max: 10 });
+        const existing = openPostgres(u.toString(), { max: POOL });
         const held = await existing
           .query<{ n: number }>('SELECT count(*)::int AS n FROM places')
           .then((r) => r.rows[0]!.n)
@@ -47,7 +50,7 @@ export async function benchDb(
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.query(`CREATE DATABASE ${name}`);
     await admin.end();
-    db = openPostgres(u.toString(), { max: 10 });
+    db = openPostgres(u.toString(), { max: POOL });
   } else {
     db = wrapPglite(await PGlite.create(pgliteOptions));
   }

@@ -96,22 +96,29 @@ const scenarios: Record<string, () => string> = {
 };
 
 /**
- * CPU time (user + system, ms) of processes, from /proc (Linux; 0 elsewhere or for a process that is gone).
- * Per request, it does not grow with queueing as latency does, so it compares runs on a busy machine.
+ * CPU time (user + system, ms) of each process, from /proc (Linux; absent elsewhere or for a process that is
+ * gone). Per request, it does not grow with queueing as latency does, so it compares runs on a busy machine.
  */
-function cpuMs(pids: readonly number[]): number {
-  let ticks = 0;
+function cpuMs(pids: readonly number[]): Map<number, number> {
+  const ms = new Map<number, number>();
   for (const pid of pids) {
     try {
-      // Fields after the command name (which may hold spaces): state is the 3rd field, utime the 14th.
+      // Fields after the command name (which may hold spaces): utime and stime are the 14th and 15th.
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      ms.set(pid, (Number(fields[11]) + Number(fields[12])) * 10); // USER_HZ is 100 on Linux
     } catch {
       // not Linux, or the process has exited
     }
   }
-  return ticks * 10; // USER_HZ is 100 on Linux
+  return ms;
+}
+
+/** CPU used between two readings: processes started since count whole, those gone since are not counted. */
+function cpuUsed(before: Map<number, number>, after: Map<number, number>): number {
+  let used = 0;
+  for (const [pid, ms] of after) used += ms - (before.get(pid) ?? 0);
+  return used;
 }
 
 /** The PostgreSQL backends serving the benchmark's database (none on PGlite, which runs in the server). */
@@ -127,9 +134,8 @@ async function backendPids(): Promise<number[]> {
 }
 
 async function run(path: () => string) {
-  const backends = await backendPids();
   const nodeBefore = cpuMs([server.pid!]);
-  const pgBefore = cpuMs(backends);
+  const pgBefore = cpuMs(await backendPids());
   const result = await autocannon({
     url: `http://127.0.0.1:${ready.port}`,
     connections,
@@ -144,8 +150,8 @@ async function run(path: () => string) {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    nodeCpu: (cpuMs([server.pid!]) - nodeBefore) / requests,
-    pgCpu: (cpuMs(backends) - pgBefore) / requests,
+    nodeCpu: cpuUsed(nodeBefore, cpuMs([server.pid!])) / requests,
+    pgCpu: cpuUsed(pgBefore, cpuMs(await backendPids())) / requests,
     load: loadavg()[0]!,
   };
 }
