@@ -74,7 +74,7 @@ export {
 } from './api/zones/store.ts';
 export { type EdgeConfig, loadEdgeConfig } from './config.ts';
 export { buildDashboardUi } from './dashboard/build.ts';
-export { createDashboardUser } from './dashboard/service.ts';
+export { createDashboardUser, resetDashboardPassword } from './dashboard/service.ts';
 export { type DashboardUser, listUsers as listDashboardUsers } from './dashboard/store.ts';
 export type { EdgeDeps } from './deps.ts';
 export { CONFIG_CHANNEL, EdgeEngine, type Verdict, type ZonePlan } from './engine/index.ts';

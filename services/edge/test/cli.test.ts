@@ -99,6 +99,14 @@ describe('cairn edge', () => {
     const again = await cairn(['edge', 'users', 'create', '--email', 'ops@example.com'], env);
     expect(again.code).not.toBe(0);
     expect(again.stderr).toMatch(/ops@example.com already has a dashboard login/);
+    const reset = await cairn(
+      ['edge', 'users', 'reset-password', '--email', 'ops@example.com', '--json'],
+      env,
+    );
+    expect(reset.code, reset.stderr).toBe(0);
+    expect((JSON.parse(reset.stdout) as { password: string }).password).not.toBe(user.password);
+    const nobody = await cairn(['edge', 'users', 'reset-password', '--email', 'nobody@example.com'], env);
+    expect(nobody.stderr).toMatch(/nobody@example.com has no dashboard login/);
     const bad = await cairn(['edge', 'users', 'create', '--email', 'not-an-email'], env);
     expect(bad.stderr).toMatch(/'not-an-email' is not an email address/);
   }, 120_000);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THROTTLE } from '../src/dashboard/service.ts';
-import { createDashboardUser, listApiTokens, revokeApiToken } from '../src/index.ts';
+import { createDashboardUser, listApiTokens, resetDashboardPassword, revokeApiToken } from '../src/index.ts';
 import { type Answer, call, type EdgeFixture, startEdge } from './helpers.ts';
 import { freshZone, migrationPaths, upgradeWithConfig } from './migration-helpers.ts';
 
@@ -184,6 +184,22 @@ describe('dashboard sessions', () => {
     expect((await asDashboard(answer.cookie!, csrf)('GET', '/zones')).status).toBe(401);
     const session = await fetch(`${f.baseUrl}/dashboard/api/session`, { headers: { cookie } });
     expect(session.status).toBe(401);
+  });
+
+  it('a new password ends the sessions opened with the old one', async () => {
+    await createDashboardUser(f.edge.deps, { accountId: f.accountId, email: 'reset@example.com', password });
+    const before = await signIn({ email: 'reset@example.com', password });
+    const api = asDashboard(before.cookie!, (before.body.result as { csrf: string }).csrf);
+    expect((await api('GET', '/zones')).status).toBe(200);
+    await resetDashboardPassword(f.edge.deps, {
+      email: 'reset@example.com',
+      password: 'another long password',
+    });
+    expect((await api('GET', '/zones')).status).toBe(401);
+    expect((await signIn({ email: 'reset@example.com', password })).status).toBe(401);
+    expect((await signIn({ email: 'reset@example.com', password: 'another long password' })).status).toBe(
+      200,
+    );
   });
 
   it('serves the app on every dashboard path with a strict policy; assets are cacheable', async () => {

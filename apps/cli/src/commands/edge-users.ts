@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createDashboardUser, ensureAccount, listDashboardUsers } from '@cairn/edge';
+import { createDashboardUser, ensureAccount, listDashboardUsers, resetDashboardPassword } from '@cairn/edge';
 import { type Command, optionalString, requiredString } from '../command.ts';
 import { table } from '../output.ts';
 
@@ -69,6 +69,25 @@ export const edgeUsersList: Command = {
         ]),
       );
     }
+    return 0;
+  },
+};
+
+export const edgeUsersResetPassword: Command = {
+  name: 'edge users reset-password',
+  describe: 'Give a dashboard login a new generated password (printed once); its open sessions end',
+  options: { email: { type: 'string' } },
+  optionHelp: { email: 'the login to reset' },
+  usesDatabase: true,
+  async run(args, ctx) {
+    const { edge } = await ctx.runtime();
+    const password = randomBytes(15).toString('base64url');
+    const user = await resetDashboardPassword(edge.deps, { email: requiredString(args, 'email'), password });
+    if (ctx.json) ctx.out.json({ id: user.id, email: user.email, password });
+    else
+      ctx.out.line(
+        `New password for ${user.email}, shown this once (its sessions have ended):\n\n  ${password}\n`,
+      );
     return 0;
   },
 };

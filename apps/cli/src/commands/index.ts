@@ -2,7 +2,7 @@ import type { Command } from '../command.ts';
 import { appsCreate, appsList, appsRevoke } from './apps.ts';
 import { edgeExport } from './edge-export.ts';
 import { edgeTokensCreate, edgeTokensList, edgeTokensRevoke } from './edge-tokens.ts';
-import { edgeUsersCreate, edgeUsersList } from './edge-users.ts';
+import { edgeUsersCreate, edgeUsersList, edgeUsersResetPassword } from './edge-users.ts';
 import { edgeZonesCreate, edgeZonesList } from './edge-zones.ts';
 import { editsRollback } from './edits.ts';
 import { keysCreate, keysGenerate, keysList, keysRevoke } from './keys.ts';
@@ -37,6 +37,7 @@ export const commands: readonly Command[] = register([
   edgeTokensRevoke,
   edgeUsersCreate,
   edgeUsersList,
+  edgeUsersResetPassword,
   edgeExport,
 ]);
 

@@ -25,6 +25,7 @@ import {
   insertSession,
   insertUser,
   recordFailure,
+  updatePasswordHash,
 } from './store.ts';
 
 export const SESSION_HOURS = 12;
@@ -69,6 +70,24 @@ export async function createDashboardUser(
   };
   await insertUser(deps.db, user, await hashPassword(input.password));
   return user;
+}
+
+/** Sets a new password; every session opened with the old one ends. */
+export async function resetDashboardPassword(
+  deps: Pick<EdgeDeps, 'db'>,
+  input: { email: string; password: string },
+): Promise<DashboardUser> {
+  const email = input.email.trim().toLowerCase();
+  if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX) {
+    throw invalidBody('/password', `choose a password of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+  }
+  const user = await findUserByEmail(deps.db, email);
+  if (!user) throw invalidBody('/email', `${email} has no dashboard login`);
+  await deps.db.transaction((tx) =>
+    hashPassword(input.password).then((h) => updatePasswordHash(tx, user.id, h)),
+  );
+  const { passwordHash: _hash, ...rest } = user;
+  return rest;
 }
 
 async function openSession(
