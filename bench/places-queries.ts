@@ -9,6 +9,7 @@ import { loadReference } from '../services/places/src/reference/reference.ts';
 import type { SearchPlan } from '../services/places/src/search/plan.ts';
 import { zoneMinutes } from '../services/places/src/search/zones.ts';
 import { searchPlaces } from '../services/places/src/store/places-search.ts';
+import { QUERY_WORDS } from './places-words.ts';
 
 const db = openPostgres(process.env.DATABASE_URL!, { max: 1 });
 const reference = await loadReference(db);
@@ -16,18 +17,7 @@ const restaurant = [...reference.categories.values()].find(
   (c) => c.label === 'Dining and Drinking > Restaurant',
 )!;
 const cities = [...gazetteer().cities].sort((a, b) => b.population - a.population).slice(0, 100);
-const words = [
-  'pizza',
-  'cafe',
-  'bank',
-  'hotel',
-  'pharmacy',
-  'bakery',
-  'bar',
-  'supermarket',
-  'golden',
-  'market',
-];
+const words = QUERY_WORDS;
 const base: SearchPlan = {
   categoryIds: [],
   chainIds: [],

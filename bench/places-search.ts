@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { QUERY_WORDS } from './places-words.ts';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 8);
@@ -75,18 +76,7 @@ const ll = () => {
   const c = city();
   return `${(c.latitude + ((i * 7919) % 100) / 5000).toFixed(5)},${(c.longitude + ((i * 104729) % 100) / 5000).toFixed(5)}`;
 };
-const words = [
-  'pizza',
-  'cafe',
-  'bank',
-  'hotel',
-  'pharmacy',
-  'bakery',
-  'bar',
-  'supermarket',
-  'golden',
-  'market',
-];
+const words = QUERY_WORDS;
 const scenarios: Record<string, () => string> = {
   '(a) ll + radius, nearest': () => `/places/search?ll=${ll()}&radius=5000&limit=10`,
   '(b) query + ll': () => `/places/search?query=${words[i % words.length]}&ll=${ll()}&limit=10`,
