@@ -16,6 +16,7 @@ export { createLogger, type Logger, loggerOptions, redactUrl } from './log.ts';
 export { createMetrics, type Metrics } from './metrics.ts';
 export { pageHeaders } from './page-headers.ts';
 export { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
+export { SignInThrottle, type ThrottleLimits } from './sign-in-throttle.ts';
 export {
   generateToken,
   hashToken,

@@ -15,6 +15,7 @@ import {
   setDashboardCookie,
 } from './cookie.ts';
 import {
+  csrfMatches,
   type DashboardSession,
   dashboardSessionOf,
   signInWithPassword,
@@ -108,7 +109,7 @@ export function dashboardRoutes(deps: EdgeDeps, publicUrl: string) {
 
       api.delete('/dashboard/api/session', hide, async (request, reply) => {
         const session = await requireSession(request);
-        if (request.headers[DASHBOARD_CSRF_HEADER] !== session.csrf) {
+        if (!csrfMatches(session, request.headers[DASHBOARD_CSRF_HEADER])) {
           throw authenticationError(403, `signing out needs the ${DASHBOARD_CSRF_HEADER} header`);
         }
         await signOut(deps, request.cookies[DASHBOARD_COOKIE]);

@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   dummyHash,
   generateToken,
   hashPassword,
   hashToken,
+  SignInThrottle,
   tokenKindOf,
-  tooManyRequests,
   verifyPassword,
 } from '@cairn/kit';
 import { AREAS, type Grant } from '../api/auth/permissions.ts';
@@ -15,8 +15,6 @@ import { newHexId } from '../api/ids.ts';
 import type { Actor } from '../api/migration/store.ts';
 import type { EdgeDeps } from '../deps.ts';
 import {
-  clearFailures,
-  countFailures,
   type DashboardUser,
   deleteExpiredSessions,
   deleteSession,
@@ -24,7 +22,6 @@ import {
   findUserByEmail,
   insertSession,
   insertUser,
-  recordFailure,
   updatePasswordHash,
 } from './store.ts';
 
@@ -33,6 +30,7 @@ export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 256;
 /** This many failed sign-ins in the window lock an email (or a client address) until the window has passed. */
 export const THROTTLE = { windowMs: 15 * 60_000, perEmail: 5, perIp: 50 };
+const throttle = new SignInThrottle('edge_dashboard_sign_in_failures', THROTTLE);
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
 const SESSION_COOKIE_VALUE = /^bs_[A-Za-z0-9_-]{43}$/;
@@ -106,40 +104,22 @@ async function openSession(
   return cookie;
 }
 
-async function throttle(deps: Pick<EdgeDeps, 'db' | 'clock'>, email: string | null, ip: string) {
-  const since = new Date(deps.clock.nowMs() - THROTTLE.windowMs);
-  const f = await countFailures(deps.db, email, ip, since);
-  const locked =
-    f.byEmail >= THROTTLE.perEmail ? f.oldestByEmail : f.byIp >= THROTTLE.perIp ? f.oldestByIp : null;
-  if (locked) {
-    const seconds = Math.max(
-      1,
-      Math.ceil((locked.getTime() + THROTTLE.windowMs - deps.clock.nowMs()) / 1000),
-    );
-    const minutes = Math.ceil(seconds / 60);
-    throw tooManyRequests(
-      `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      seconds,
-    );
-  }
-}
-
 /** Signs a person in; 401 with one message for a wrong email or password (the same time for both). */
 export async function signInWithPassword(
   deps: Pick<EdgeDeps, 'db' | 'clock'>,
   input: { email: string; password: string; ip: string },
 ): Promise<string> {
   const email = input.email.trim().toLowerCase();
-  await throttle(deps, email, input.ip);
+  await throttle.check(deps.db, deps.clock, email, input.ip);
   const user = await findUserByEmail(deps.db, email);
   const ok = user
     ? await verifyPassword(user.passwordHash, input.password)
     : await verifyPassword(await dummyHash(), input.password).then(() => false);
   if (!user || !ok) {
-    await recordFailure(deps.db, email, input.ip, deps.clock.now());
+    await throttle.recordFailure(deps.db, deps.clock, email, input.ip);
     throw authenticationError(401, 'Wrong email or password');
   }
-  await clearFailures(deps.db, email);
+  await throttle.clear(deps.db, email);
   return openSession(deps, { accountId: user.accountId, userId: user.id, tokenId: null });
 }
 
@@ -148,12 +128,12 @@ export async function signInWithToken(
   deps: Pick<EdgeDeps, 'db' | 'clock'>,
   input: { token: string; ip: string },
 ): Promise<string> {
-  await throttle(deps, null, input.ip);
+  await throttle.check(deps.db, deps.clock, null, input.ip);
   const token = input.token.trim();
   const record =
     tokenKindOf(token) === 'edgeApiToken' ? await findLiveTokenByHash(deps.db, hashToken(token)) : undefined;
   if (!record) {
-    await recordFailure(deps.db, null, input.ip, deps.clock.now());
+    await throttle.recordFailure(deps.db, deps.clock, null, input.ip);
     throw authenticationError(
       401,
       tokenKindOf(token) === 'edgeApiToken'
@@ -186,6 +166,13 @@ export async function dashboardSessionOf(
     csrf: row.csrf,
     expiresAt: row.expiresAt,
   };
+}
+
+/** Whether a call carries the session's CSRF value (the X-Cairn-Dashboard header), compared in constant time. */
+export function csrfMatches(session: DashboardSession, sent: string | string[] | undefined): boolean {
+  const a = Buffer.from(typeof sent === 'string' ? sent : '');
+  const b = Buffer.from(session.csrf);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export async function signOut(deps: Pick<EdgeDeps, 'db'>, cookie: string | undefined): Promise<void> {

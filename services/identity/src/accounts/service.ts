@@ -1,13 +1,12 @@
 import {
   badRequest,
   CairnError,
-  type Clock,
   dummyHash,
   generateToken,
   hashPassword,
   hashToken,
   newId,
-  tooManyRequests,
+  SignInThrottle,
   verifyPassword,
 } from '@cairn/kit';
 import type { IdentityDeps } from '../deps.ts';
@@ -18,13 +17,13 @@ import {
   insertBrowserSession,
   revokeBrowserSession,
 } from '../store/browser-sessions.ts';
-import { clearSignInFailures, countSignInFailures, recordSignInFailure } from '../store/sign-in-failures.ts';
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 256;
 export const SESSION_DAYS = 14;
 /** Throttle: this many failures in the window lock an email (or an address) until the window has passed. */
 export const THROTTLE = { windowMs: 15 * 60_000, perEmail: 5, perIp: 50 };
+const throttle = new SignInThrottle('sign_in_failures', THROTTLE);
 
 export interface Person {
   userId: number;
@@ -69,38 +68,22 @@ export async function signUp(
   return { userId, email, displayName };
 }
 
-function minutesUntil(clock: Clock, oldest: Date | null): number {
-  if (!oldest) return 1;
-  return Math.max(1, Math.ceil((oldest.getTime() + THROTTLE.windowMs - clock.nowMs()) / 60_000));
-}
-
 /** Checks a password, throttling failures per email and per address; 401 on a wrong email or password. */
 export async function signIn(
   deps: Pick<IdentityDeps, 'db' | 'clock'>,
   input: { email: string; password: string; ip: string },
 ): Promise<Person> {
   const email = normalizeEmail(input.email);
-  const since = new Date(deps.clock.nowMs() - THROTTLE.windowMs);
-  const failures = await countSignInFailures(deps.db, email, input.ip, since);
-  if (failures.byEmail >= THROTTLE.perEmail || failures.byIp >= THROTTLE.perIp) {
-    const wait =
-      failures.byEmail >= THROTTLE.perEmail
-        ? minutesUntil(deps.clock, failures.oldestByEmail)
-        : minutesUntil(deps.clock, failures.oldestByIp);
-    throw tooManyRequests(
-      `Too many failed sign-ins. Try again in ${wait} minute${wait === 1 ? '' : 's'}.`,
-      wait * 60,
-    );
-  }
+  await throttle.check(deps.db, deps.clock, email, input.ip);
   const account = await findAccountByEmail(deps.db, email);
   let ok = false;
   if (account) ok = await verifyPassword(account.passwordHash, input.password);
   else await verifyPassword(await dummyHash(), input.password); // same time as a known email
   if (!account || !ok) {
-    await recordSignInFailure(deps.db, email, input.ip, deps.clock.now());
+    await throttle.recordFailure(deps.db, deps.clock, email, input.ip);
     throw new CairnError(401, 'bad_credentials', 'Wrong email or password');
   }
-  await clearSignInFailures(deps.db, email);
+  await throttle.clear(deps.db, email);
   return { userId: account.userId, email: account.email, displayName: account.displayName };
 }
 

@@ -1,8 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import { hashToken, tokenKindOf } from '@cairn/kit';
 import type { FastifyRequest } from 'fastify';
 import { DASHBOARD_COOKIE, DASHBOARD_CSRF_HEADER } from '../../dashboard/cookie.ts';
-import { dashboardSessionOf } from '../../dashboard/service.ts';
+import { csrfMatches, dashboardSessionOf } from '../../dashboard/service.ts';
 import type { EdgeDeps } from '../../deps.ts';
 import { authenticationError, noSuchObject } from '../errors.ts';
 import { isHexId } from '../ids.ts';
@@ -67,10 +66,7 @@ async function dashboardAuth(
 ): Promise<EdgeAuth> {
   const session = await dashboardSessionOf(deps, request.cookies[DASHBOARD_COOKIE]);
   if (!session) throw authenticationError(401, 'your dashboard session has ended; sign in again');
-  const sent = request.headers[DASHBOARD_CSRF_HEADER];
-  const a = Buffer.from(typeof sent === 'string' ? sent : '');
-  const b = Buffer.from(session.csrf);
-  if (a.length !== b.length || !timingSafeEqual(a, b)) {
+  if (!csrfMatches(session, request.headers[DASHBOARD_CSRF_HEADER])) {
     throw authenticationError(
       403,
       `a dashboard session is used only by the dashboard (the ${DASHBOARD_CSRF_HEADER} header is missing or wrong)`,
