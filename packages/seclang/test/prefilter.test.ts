@@ -20,7 +20,7 @@ import { getTransformation } from '../src/transformations/index.ts';
 import type { OperatorFn, Rule } from '../src/types.ts';
 import { AhoCorasick } from '../src/util/aho-corasick.ts';
 import { loadCorpus } from './crs-regression/ftw.ts';
-import { DEFAULT_CORPUS_DIR, regressionWaf } from './crs-regression/runner.ts';
+import { corpusDir, regressionWaf } from './crs-regression/runner.ts';
 
 const PATTERNS = [
   '(?i)<script[^>]*>',
@@ -207,7 +207,7 @@ describe('operator prefilters', () => {
         }
       }
     }
-    for (const test of loadCorpus(DEFAULT_CORPUS_DIR)) waf.evaluate(test.request);
+    for (const test of loadCorpus(corpusDir())) waf.evaluate(test.request);
     expect(misses).toEqual([]);
     expect(checked).toBeGreaterThan(1000);
     expect(skipped).toBeGreaterThan(10_000);

@@ -10,7 +10,12 @@ import { type FtwTest, loadCorpus } from './ftw.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-export const DEFAULT_CORPUS_DIR = resolve(here, '../../../../../shared/crs-regression-v3.3.4');
+export const DEFAULT_CORPUS_DIR = resolve(here, '../../testdata/crs-regression-v3.3.4');
+
+/** The corpus folder: `CRS_REGRESSION_DIR` when set, else the copy in testdata/. */
+export function corpusDir(): string {
+  return process.env.CRS_REGRESSION_DIR ?? DEFAULT_CORPUS_DIR;
+}
 
 export interface Outcome {
   test: FtwTest;
@@ -76,10 +81,8 @@ export function runTest(waf: Waf, test: FtwTest): Outcome {
   };
 }
 
-export function runRegression(
-  corpusDir = process.env.CRS_REGRESSION_DIR ?? DEFAULT_CORPUS_DIR,
-): RegressionReport {
-  const tests = loadCorpus(corpusDir);
+export function runRegression(dir = corpusDir()): RegressionReport {
+  const tests = loadCorpus(dir);
   const skips = loadSkips();
   const waf = regressionWaf();
   const report: RegressionReport = {
