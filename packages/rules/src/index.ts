@@ -35,6 +35,11 @@ export type {
 export { filterFunctions, standardFunctions } from './functions/index.ts';
 export { type HttpSchemeOptions, httpRequestFields, httpRequestScheme } from './http/fields.ts';
 export { createRequestContext, type HttpRequestInput } from './http/request-context.ts';
+export {
+  normalizeRequestTarget,
+  normalizeUrlPath,
+  type UrlNormalizationType,
+} from './http/url-normalization.ts';
 export { defaultLimits, type Limits } from './limits.ts';
 export { createList } from './lists.ts';
 export { parse } from './parse.ts';

@@ -22,6 +22,11 @@ export interface HttpRequestInput {
   readonly method: string;
   /** `https://host/path?query` or an origin-form target `/path?query` (host from the Host header). */
   readonly url: string;
+  /**
+   * The request target as received when `url` is its normalised form: the `raw.http.request.uri*`
+   * fields read it (default: `url`).
+   */
+  readonly rawUrl?: string;
   /** [name, value] pairs, Node's rawHeaders, or an object of name → value(s). */
   readonly headers?: HeaderInput;
   /** The client address. */
@@ -81,6 +86,8 @@ function sameName(sent: string, lower: string): boolean {
 
 class RequestView {
   private urlParts?: UrlParts;
+  private rawUrlParts?: UrlParts;
+  private rawArgParts?: Pairs;
   private headerParts?: HeaderList;
   private argParts?: Pairs;
   private formParts?: Pairs;
@@ -91,6 +98,12 @@ class RequestView {
   get url(): UrlParts {
     this.urlParts ??= splitUrl(this.input.url);
     return this.urlParts;
+  }
+  /** The URL as received (the same parts as `url` when no raw form was given). */
+  get rawUrl(): UrlParts {
+    if (this.input.rawUrl === undefined) return this.url;
+    this.rawUrlParts ??= splitUrl(this.input.rawUrl);
+    return this.rawUrlParts;
   }
   get headers(): HeaderList {
     this.headerParts ??= headerList(this.input.headers);
@@ -116,6 +129,11 @@ class RequestView {
     this.argParts ??= splitPairs(this.url.query, '&', false);
     return this.argParts;
   }
+  get rawArgs(): Pairs {
+    if (this.input.rawUrl === undefined) return this.args;
+    this.rawArgParts ??= splitPairs(this.rawUrl.query, '&', false);
+    return this.rawArgParts;
+  }
   get body(): string | undefined {
     const b = this.input.body;
     if (b === undefined) return undefined;
@@ -136,11 +154,11 @@ class RequestView {
   get host(): string | undefined {
     return this.header('host') ?? this.url.authority;
   }
-  get uri(): string {
-    return this.url.hasQuery ? `${this.url.path}?${this.url.query}` : this.url.path;
+  uri(parts: UrlParts): string {
+    return parts.hasQuery ? `${parts.path}?${parts.query}` : parts.path;
   }
-  get fullUri(): string {
-    return `${this.ssl ? 'https' : 'http'}://${this.host ?? ''}${this.uri}`;
+  fullUri(parts: UrlParts): string {
+    return `${this.ssl ? 'https' : 'http'}://${this.host ?? ''}${this.uri(parts)}`;
   }
 }
 
@@ -150,14 +168,22 @@ const COMPUTE: Readonly<Record<string, Compute>> = {
     const v = r.input.httpVersion;
     return v === undefined ? undefined : v.startsWith('HTTP/') ? v : `HTTP/${v}`;
   },
-  'http.request.full_uri': (r) => r.fullUri,
-  'http.request.uri': (r) => r.uri,
+  'http.request.full_uri': (r) => r.fullUri(r.url),
+  'http.request.uri': (r) => r.uri(r.url),
   'http.request.uri.path': (r) => r.url.path,
   'http.request.uri.path.extension': (r) => pathExtension(r.url.path),
   'http.request.uri.query': (r) => r.url.query,
   'http.request.uri.args': (r) => r.args.map,
   'http.request.uri.args.names': (r) => r.args.names,
   'http.request.uri.args.values': (r) => r.args.values,
+  'raw.http.request.full_uri': (r) => r.fullUri(r.rawUrl),
+  'raw.http.request.uri': (r) => r.uri(r.rawUrl),
+  'raw.http.request.uri.path': (r) => r.rawUrl.path,
+  'raw.http.request.uri.path.extension': (r) => pathExtension(r.rawUrl.path),
+  'raw.http.request.uri.query': (r) => r.rawUrl.query,
+  'raw.http.request.uri.args': (r) => r.rawArgs.map,
+  'raw.http.request.uri.args.names': (r) => r.rawArgs.names,
+  'raw.http.request.uri.args.values': (r) => r.rawArgs.values,
   'http.host': (r) => r.host,
   'http.user_agent': (r) => r.header('user-agent'),
   'http.referer': (r) => r.header('referer'),
@@ -215,7 +241,7 @@ const COMPUTE: Readonly<Record<string, Compute>> = {
   'cf.zone.plan': (r) => r.input.zone?.plan,
 };
 
-// raw.* fields: we do not normalise URLs, so they read the same parts.
+// The deprecated ip.geoip.* names read the ip.src.* values.
 const ALIASES: Readonly<Record<string, string>> = {
   'ip.geoip.country': 'ip.src.country',
   'ip.geoip.continent': 'ip.src.continent',
@@ -223,14 +249,6 @@ const ALIASES: Readonly<Record<string, string>> = {
   'ip.geoip.subdivision_1_iso_code': 'ip.src.subdivision_1_iso_code',
   'ip.geoip.subdivision_2_iso_code': 'ip.src.subdivision_2_iso_code',
   'ip.geoip.is_in_european_union': 'ip.src.is_in_european_union',
-  'raw.http.request.full_uri': 'http.request.full_uri',
-  'raw.http.request.uri': 'http.request.uri',
-  'raw.http.request.uri.path': 'http.request.uri.path',
-  'raw.http.request.uri.path.extension': 'http.request.uri.path.extension',
-  'raw.http.request.uri.query': 'http.request.uri.query',
-  'raw.http.request.uri.args': 'http.request.uri.args',
-  'raw.http.request.uri.args.names': 'http.request.uri.args.names',
-  'raw.http.request.uri.args.values': 'http.request.uri.args.values',
 };
 
 /** Per scheme: the compute function of each field by index (undefined: unknown here). */
