@@ -1,4 +1,5 @@
 import type { Clock, Db, Logger } from '@cairn/kit';
+import type { UpgradeHooks } from './api/migration/hooks.ts';
 import type { Catalogue } from './managed/catalogue.ts';
 
 /** What the edge service's functions need: storage, time, the managed-rule catalogue, a logger. */
@@ -7,4 +8,6 @@ export interface EdgeDeps {
   clock: Clock;
   log: Logger;
   catalogue: Catalogue;
+  /** Steps inside the WAF upgrade's transaction; unset in production, a latch in tests. */
+  upgradeHooks?: UpgradeHooks;
 }

@@ -2,7 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type EdgeFixture, startEdge } from './helpers.ts';
-import { freshZone, migrationPaths, storeSnapshot, upgradeWithConfig } from './migration-helpers.ts';
+import {
+  freshZone,
+  lockWaiters,
+  migrationPaths,
+  storeSnapshot,
+  upgradeWithConfig,
+} from './migration-helpers.ts';
 
 const CHILD = fileURLToPath(new URL('./migration-kill-child.ts', import.meta.url));
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL);
@@ -16,10 +22,9 @@ afterAll(async () => {
 });
 
 /** Starts the child upgrade; resolves with it once its output matches `until`. */
-function runChild(args: string[], env: Record<string, string>, until: RegExp) {
+function runChild(args: string[], until: RegExp) {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -44,11 +49,7 @@ describe.skipIf(!onPostgres)(
       const body = (await call(f, 'GET', `${migrationPaths(z.id).config}?phase_two=1`)).body.result;
       const before = await storeSnapshot(f, z.id);
       const url = (f.deps.db as { url?: string }).url!;
-      const run = runChild(
-        [url, z.id, JSON.stringify(body)],
-        { CAIRN_TEST_WAF_UPGRADE_PAUSE_MS: '60000' },
-        /waf-upgrade: paused/,
-      );
+      const run = runChild([url, z.id, JSON.stringify(body)], /waf-upgrade: paused/);
       const child = await run.reached;
       // Inside its transaction the child has written the entry point and the state; nobody sees it yet.
       expect(await storeSnapshot(f, z.id)).toEqual(before);
@@ -70,16 +71,18 @@ describe.skipIf(!onPostgres)(
       const z = await freshZone(f, 'pro', 'kill');
       const body = { rules: [] };
       const url = (f.deps.db as { url?: string }).url!;
-      const run = runChild(
-        [url, z.id, JSON.stringify(body)],
-        { CAIRN_TEST_WAF_UPGRADE_PAUSE_MS: '1500' },
-        /waf-upgrade: paused/,
-      );
-      await run.reached;
-      const started = Date.now();
-      const second = await upgradeWithConfig(f, z.id, 'pending', { body });
-      expect(Date.now() - started).toBeGreaterThan(500);
-      expect(second.status, second.text).toBe(409);
+      const run = runChild([url, z.id, JSON.stringify(body)], /waf-upgrade: paused/);
+      const child = await run.reached;
+      let answered = false;
+      const second = upgradeWithConfig(f, z.id, 'pending', { body }).finally(() => {
+        answered = true;
+      });
+      // The second upgrade waits on the zone lock the paused child holds, and gets no answer yet.
+      await lockWaiters(url, 1, second);
+      expect(answered).toBe(false);
+      child.stdin?.write('commit\n');
+      const refused = await second;
+      expect(refused.status, refused.text).toBe(409);
       expect(await run.exited).toBe(0);
       expect(run.output()).toMatch(/waf-upgrade: committed/);
       const state = await storeSnapshot(f, z.id);

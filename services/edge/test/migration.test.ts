@@ -1,9 +1,14 @@
 import Cloudflare from 'cloudflare';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { upgradeHooks } from '../src/api/migration/hooks.ts';
 import { MANAGED_PACKAGE_ID, OWASP_PACKAGE_ID, type PlanName, type Zone } from '../src/index.ts';
 import { type Answer, call, type EdgeFixture, startEdge } from './helpers.ts';
-import { freshZone, migrationPaths, storeSnapshot, upgradeWithConfig } from './migration-helpers.ts';
+import {
+  freshZone,
+  holdUpgrade,
+  migrationPaths,
+  storeSnapshot,
+  upgradeWithConfig,
+} from './migration-helpers.ts';
 import { type Exchange, OpenApiChecker, recordingFetch } from './openapi-check.ts';
 
 let f: EdgeFixture;
@@ -13,8 +18,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await f.close();
 });
+let hold: ReturnType<typeof holdUpgrade> | undefined;
 afterEach(() => {
-  upgradeHooks.beforeCommit = undefined;
+  hold?.uninstall();
+  hold = undefined;
 });
 
 const get = async (path: string) => {
@@ -509,13 +516,17 @@ describe('concurrency', () => {
   it('upgrades racing on one zone: exactly one applied, the others refused', async () => {
     const z = await freshZone(f, 'enterprise');
     const body = (await get(`${migrationPaths(z.id).config}?phase_two=1`)).result;
-    // Hold the winner's transaction open a little, so the others really wait on the zone lock.
-    upgradeHooks.beforeCommit = () => new Promise((resolve) => setTimeout(resolve, 150));
-    const answers = await Promise.all(
+    // Hold the first upgrade's transaction open until the four others wait on the zone lock.
+    hold = holdUpgrade(f);
+    const racing = Promise.all(
       ['pending', '1', 'pending', 'validation', '1'].map((mode) =>
         upgradeWithConfig(f, z.id, mode, { body }),
       ),
     );
+    await hold.held;
+    await hold.waiters(4, racing);
+    hold.release();
+    const answers = await racing;
     const applied = answers.filter((a) => a.status === 200);
     const refusedAnswers = answers.filter((a) => a.status !== 200);
     // A validation request may win the lock first and be followed by one pending: still one upgrade.
@@ -531,12 +542,16 @@ describe('concurrency', () => {
 
   it('a URI-based override created during an upgrade waits for it, then is refused', async () => {
     const z = await freshZone(f, 'business');
-    upgradeHooks.beforeCommit = () => new Promise((resolve) => setTimeout(resolve, 300));
+    hold = holdUpgrade(f);
     const upgrading = upgradeWithConfig(f, z.id, 'pending', { body: { rules: [] } });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const override = await call(f, 'POST', `/zones/${z.id}/firewall/waf/overrides`, {
+    // The upgrade has written everything and holds the zone lock, uncommitted.
+    await hold.held;
+    const creating = call(f, 'POST', `/zones/${z.id}/firewall/waf/overrides`, {
       body: { urls: ['example.com/late/*'], rules: { '100001': 'disable' } },
     });
+    await hold.waiters(1, creating);
+    hold.release();
+    const override = await creating;
     expect((await upgrading).status).toBe(200);
     refused(override, 400, 10706, /uses the new WAF Managed Rules/);
     expect((await storeSnapshot(f, z.id)).legacy).toEqual([]);
@@ -544,11 +559,12 @@ describe('concurrency', () => {
 
   it('two upgrades racing on one Pro zone: one applied, one refused', async () => {
     const z = await freshZone(f, 'pro');
-    upgradeHooks.beforeCommit = () => new Promise((resolve) => setTimeout(resolve, 150));
-    const [a, b] = await Promise.all([
-      upgradeWithConfig(f, z.id, 'pending'),
-      upgradeWithConfig(f, z.id, '1'),
-    ]);
+    hold = holdUpgrade(f);
+    const racing = Promise.all([upgradeWithConfig(f, z.id, 'pending'), upgradeWithConfig(f, z.id, '1')]);
+    await hold.held;
+    await hold.waiters(1, racing);
+    hold.release();
+    const [a, b] = await racing;
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     expect(await history(z)).toHaveLength(1);
   });

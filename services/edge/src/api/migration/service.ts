@@ -16,7 +16,6 @@ import {
   uriOverridesBlock,
   validationNeedsEnterprise,
 } from './errors.ts';
-import { upgradeHooks } from './hooks.ts';
 import { type MappingInput, mapConfiguration } from './mapping/index.ts';
 import {
   type Actor,
@@ -27,7 +26,7 @@ import {
   owaspSettingsStored,
 } from './store.ts';
 
-export type MigrationDeps = Pick<EdgeDeps, 'db' | 'clock' | 'catalogue'>;
+export type MigrationDeps = Pick<EdgeDeps, 'db' | 'clock' | 'catalogue' | 'upgradeHooks'>;
 
 export const MANAGED_PHASE = 'http_request_firewall_managed';
 
@@ -125,7 +124,7 @@ export async function upgradeZone(
         await describeTransition(tx, context);
         await updateZone(tx, zone.id, { wafMigrationState: target }, now);
       }
-      await upgradeHooks.beforeCommit?.(zone.id);
+      await deps.upgradeHooks?.beforeCommit?.(zone.id);
       if (request.dryRun) throw new DryRun();
       return written;
     });
