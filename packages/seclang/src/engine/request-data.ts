@@ -8,6 +8,8 @@ export interface WafRequest {
   method: string;
   /** Path and query string as sent on the request line (an absolute URI is accepted too). */
   uri: string;
+  /** The target as received when `uri` is its normalised form (REQUEST_URI_RAW, REQUEST_LINE); default `uri`. */
+  uriRaw?: string;
   /** `1.1`, `2` or `HTTP/1.1`. */
   httpVersion?: string;
   /** In arrival order, duplicates kept. */
@@ -80,8 +82,8 @@ function protocolOf(version: string | undefined): string {
 }
 
 export function parseRequestData(req: WafRequest, separator: string): RequestData {
-  const uriRaw = req.uri;
-  let uri = uriRaw;
+  const uriRaw = req.uriRaw ?? req.uri;
+  let uri = req.uri;
   const abs = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/.exec(uri);
   if (abs) uri = uri.slice(abs[0].length) || '/';
   const q = uri.indexOf('?');

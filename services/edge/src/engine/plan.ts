@@ -1,6 +1,7 @@
 import type { Queryable } from '@cairn/kit';
 import { atLeast } from '../api/zones/plans.ts';
 import type { Zone } from '../api/zones/store.ts';
+import { readUrlNormalization, type UrlNormalization } from '../api/zones/url-normalization.ts';
 import { activeWafs, entrypointRules } from './active-wafs.ts';
 import type { CompileContext } from './compile-context.ts';
 import { type CompiledFirewallRule, compileFirewallRules, runFirewallRules } from './firewall-rules.ts';
@@ -12,6 +13,8 @@ import type { RuleEvent, Terminal, Verdict } from './verdict.ts';
 /** Everything the data plane does for one zone, compiled: built once, run for every request. */
 export interface ZonePlan {
   zone: Zone;
+  /** The zone's URL normalisation: what the rules see and what the origin is sent. */
+  urlNormalization: UrlNormalization;
   custom?: CompiledPhase;
   firewallRules: CompiledFirewallRule[];
   managed?: CompiledPhase;
@@ -29,6 +32,7 @@ export async function compileZonePlan(db: Queryable, ctx: CompileContext, zone: 
   const custom = await entrypointRules(db, zone.id, 'http_request_firewall_custom');
   const plan: ZonePlan = {
     zone,
+    urlNormalization: await readUrlNormalization(db, zone.id),
     firewallRules: compileFirewallRules(ctx, wafs.legacy.config),
     order: wafs.order,
     inspects: false,

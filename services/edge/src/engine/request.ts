@@ -7,8 +7,10 @@ import type { WafRequest } from '@cairn/seclang';
  */
 export interface EdgeRequest {
   method: string;
-  /** The request target as received (origin-form: `/path?query`). */
+  /** The request target the rules see: normalised as the zone's URL normalisation says. */
   url: string;
+  /** The request target as received (origin-form: `/path?query`): `raw.http.request.uri*`, REQUEST_URI_RAW. */
+  rawUrl: string;
   httpVersion: string;
   /** Node's rawHeaders: name, value, name, value… in arrival order. */
   rawHeaders: readonly string[];
@@ -47,6 +49,7 @@ export class RequestView {
     this.context ??= createRequestContext(this.scheme, {
       method: r.method,
       url: r.url,
+      rawUrl: r.rawUrl,
       headers: r.rawHeaders,
       ip: r.ip,
       httpVersion: r.httpVersion,
@@ -75,6 +78,7 @@ export class RequestView {
     this.secLang ??= {
       method: r.method,
       uri: r.url,
+      uriRaw: r.rawUrl,
       httpVersion: r.httpVersion,
       headers: this.headers,
       remoteAddr: r.ip,

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Clock, Logger } from '@cairn/kit';
 import type { EdgeEngine } from '../engine/engine.ts';
 import type { EdgeRequest } from '../engine/request.ts';
+import { requestUrls } from '../engine/url-normalization.ts';
 import type { Terminal } from '../engine/verdict.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import { type BufferedBody, bufferBody } from './body.ts';
@@ -94,6 +95,7 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
     const plan = zoneId === undefined ? undefined : await deps.engine.planFor(zoneId);
     if (!plan) return send(res, noZonePage(host, rayId), rayId, head);
     const origin = plan.zone.origin;
+    const urls = requestUrls(plan.urlNormalization, req.url ?? '/');
 
     const contentLength = contentLengthOf(req);
     const hasBody =
@@ -103,7 +105,8 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
       if (hasBody) body = await bufferBody(req, config.bodyLimit, contentLength);
       const request: EdgeRequest = {
         method: req.method ?? 'GET',
-        url: req.url ?? '/',
+        url: urls.inspected,
+        rawUrl: req.url ?? '/',
         httpVersion: req.httpVersion,
         rawHeaders: req.rawHeaders,
         ip: clientIp(req),
@@ -133,13 +136,22 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
       }
     }
     if (!origin) return send(res, noOriginPage(host, rayId), rayId, head);
-    await forward(req, res, origin, host, rayId, hasBody ? (body?.forward() ?? req) : undefined);
+    await forward(
+      req,
+      res,
+      origin,
+      urls.forwarded,
+      host,
+      rayId,
+      hasBody ? (body?.forward() ?? req) : undefined,
+    );
   }
 
   async function forward(
     req: IncomingMessage,
     res: ServerResponse,
     origin: string,
+    path: string,
     host: string,
     rayId: string,
     body: Buffer | AsyncIterable<Buffer> | IncomingMessage | undefined,
@@ -152,7 +164,7 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
     let upstream: Awaited<ReturnType<ReturnType<Origins['pool']>['request']>>;
     try {
       upstream = await origins.pool(origin).request({
-        path: req.url ?? '/',
+        path,
         method: (req.method ?? 'GET') as 'GET',
         headers: originRequestHeaders(req.rawHeaders, {
           clientIp: clientIp(req),

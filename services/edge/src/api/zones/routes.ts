@@ -9,6 +9,7 @@ import { findPlan, PLAN_NAMES } from './plans.ts';
 import { changeZone, createZone, deleteZone, zoneJson, zoneSchema } from './service.ts';
 import { findSetting, readSettings, SETTINGS, settingSchema, writeSetting } from './settings.ts';
 import { listZones } from './store.ts';
+import { urlNormalizationRoutes } from './url-normalization.ts';
 
 const planRef = obj(
   { id: str({ description: `A plan id or legacy id: ${PLAN_NAMES.join(', ')}` }) },
@@ -195,6 +196,7 @@ export const zoneRoutes: EdgeRoute[] = [
       );
     },
   }),
+  ...urlNormalizationRoutes,
 ];
 
 function checkSetting(value: string, path: string) {
