@@ -102,7 +102,7 @@ export interface Edge {
 
 /** The edge service: the API v4 under /client/v4 on the API port. */
 export function createEdge(
-  app: Pick<AppDeps, 'db' | 'clock' | 'log'> & Partial<Pick<AppDeps, 'config'>>,
+  app: Pick<AppDeps, 'db' | 'clock' | 'log'> & Partial<Pick<AppDeps, 'config' | 'metrics'>>,
   config: Readonly<EdgeConfig> = loadEdgeConfig(),
   proxyConfig: Readonly<ProxyConfig> = loadProxyConfig(),
 ): Edge {
@@ -119,13 +119,16 @@ export function createEdge(
       timeBudgetMs: proxyConfig.wafTimeBudgetMs,
     },
   );
-  const recorder = new EventRecorder(deps, {
-    logSampleRate: proxyConfig.eventsLogSampleRate,
-    retentionDays: proxyConfig.eventsRetentionDays,
-    maxRows: proxyConfig.eventsMaxRows,
-    maxQueue: 50_000,
-    flushMs: 250,
-  });
+  const recorder = new EventRecorder(
+    { ...deps, ...(app.metrics ? { metrics: app.metrics } : {}) },
+    {
+      logSampleRate: proxyConfig.eventsLogSampleRate,
+      retentionDays: proxyConfig.eventsRetentionDays,
+      maxRows: proxyConfig.eventsMaxRows,
+      maxQueue: 50_000,
+      flushMs: 250,
+    },
+  );
   let proxy: EdgeProxy | undefined;
   return {
     deps,

@@ -1,6 +1,8 @@
-import type { Clock, Db, Logger } from '@cairn/kit';
+import type { Clock, Db, Logger, Metrics } from '@cairn/kit';
 import type { EdgeRequest } from '../engine/request.ts';
 import type { RuleEvent } from '../engine/verdict.ts';
+import { type EventCounters, eventCounters } from './metrics.ts';
+import { storableEvent } from './storable.ts';
 import { insertEvents, pruneEvents, type SecurityEventRow } from './store.ts';
 
 export interface RecorderOptions {
@@ -19,7 +21,9 @@ const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * Records security events off the request path: queued, written in batches every `flushMs`, pruned to
- * the retention bound every hour. The proxy never waits for the database.
+ * the retention bound every hour. The proxy never waits for the database. Request content can't lose
+ * events: every text field is made storable first (`storable.ts`), and when PostgreSQL still refuses a
+ * batch for its data, each row is written alone, so one bad row costs only itself.
  */
 export class EventRecorder {
   private queue: SecurityEventRow[] = [];
@@ -28,11 +32,14 @@ export class EventRecorder {
   private flushing: Promise<void> = Promise.resolve();
   dropped = 0;
   written = 0;
+  private readonly counters: EventCounters;
 
   constructor(
-    private readonly deps: { db: Db; clock: Clock; log: Logger },
+    private readonly deps: { db: Db; clock: Clock; log: Logger; metrics?: Metrics },
     readonly options: RecorderOptions,
-  ) {}
+  ) {
+    this.counters = eventCounters(deps.metrics);
+  }
 
   start(): void {
     this.timer ??= setInterval(() => void this.flush(), this.options.flushMs);
@@ -70,6 +77,7 @@ export class EventRecorder {
       if (!ALWAYS.has(e.action) && random() >= this.options.logSampleRate) continue;
       if (this.queue.length >= this.options.maxQueue) {
         this.dropped++;
+        this.counters.events.inc({ outcome: 'queue_full' });
         continue;
       }
       this.queue.push({
@@ -99,17 +107,47 @@ export class EventRecorder {
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
       while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, 500);
-        try {
-          await insertEvents(this.deps.db, batch);
-          this.written += batch.length;
-        } catch (error) {
-          this.dropped += batch.length;
-          this.deps.log.warn({ err: error }, 'security events could not be stored');
-        }
+        await this.write(this.queue.splice(0, 500).map((e) => this.storable(e)));
       }
     });
     return this.flushing;
+  }
+
+  private storable(e: SecurityEventRow): SecurityEventRow {
+    const { event, escaped } = storableEvent(e);
+    if (escaped > 0) this.counters.repaired.inc({ how: 'escaped' });
+    return event;
+  }
+
+  private async write(batch: SecurityEventRow[]): Promise<void> {
+    try {
+      await insertEvents(this.deps.db, batch);
+      this.stored(batch.length);
+      return;
+    } catch (error) {
+      if (!isDataError(error) || batch.length === 1) return this.failed(batch, error);
+    }
+    for (const row of batch) {
+      try {
+        await insertEvents(this.deps.db, [row]);
+        this.stored(1);
+        this.counters.repaired.inc({ how: 'isolated' });
+      } catch (error) {
+        this.failed([row], error);
+      }
+    }
+  }
+
+  private stored(n: number): void {
+    this.written += n;
+    this.counters.events.inc({ outcome: 'stored' }, n);
+  }
+
+  private failed(rows: SecurityEventRow[], error: unknown): void {
+    this.dropped += rows.length;
+    this.counters.events.inc({ outcome: 'failed' }, rows.length);
+    const rayIds = rows.slice(0, 10).map((r) => r.rayId);
+    this.deps.log.warn({ err: error, events: rows.length, rayIds }, 'security events could not be stored');
   }
 
   async prune(): Promise<void> {
@@ -120,4 +158,13 @@ export class EventRecorder {
       this.deps.log.warn({ err: error }, 'security events could not be pruned');
     }
   }
+}
+
+/**
+ * PostgreSQL refused the data (SQLSTATE class 22 data exception, 23 integrity violation), not the
+ * connection: retrying row by row can save the rest. Anything else fails the batch at once.
+ */
+function isDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
 }
