@@ -51,7 +51,7 @@ export async function openRuntime(
   options: { log?: Logger; clock?: Clock } = {},
 ): Promise<Runtime> {
   const log = options.log ?? createLogger(config.logLevel);
-  const db = await openDb(config);
+  const db = await openDb(config, log);
   try {
     const deps: AppDeps = { config, db, clock: options.clock ?? systemClock, log, metrics: createMetrics() };
     const composed = composeServices(deps);

@@ -37,11 +37,12 @@ export async function createTestDeps(
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     ...options.env,
   });
+  const log = createLogger('info', sink);
   return {
     config,
-    db: await createTestDb(migrations),
+    db: await createTestDb(migrations, log),
     clock: options.clock ?? createFakeClock(),
-    log: createLogger('info', sink),
+    log,
     metrics: createMetrics({ defaultMetrics: false }),
     logLines,
   };

@@ -49,7 +49,7 @@ export interface Places {
 const REFERENCE_CHANNEL = 'cairn_places_reference';
 
 export function createPlaces(
-  app: Pick<AppDeps, 'db' | 'clock' | 'config'>,
+  app: Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>,
   options: { resolveBearer: ResolveBearer; config?: Readonly<Partial<PlacesConfig>> },
 ): Places {
   const config: Readonly<PlacesConfig> = { ...DEFAULT_PLACES_CONFIG, ...options.config };
@@ -79,6 +79,17 @@ export function createPlaces(
   async function reload() {
     reference = await loadReference(app.db);
   }
+  /** Another process imported categories or chains: read them again; on failure keep the ones loaded. */
+  async function reloadAfterNotice() {
+    try {
+      await reload();
+    } catch (error) {
+      app.log.error(
+        { err: error, channel: REFERENCE_CHANNEL },
+        'places: could not re-read categories and chains after another process changed them; serving the ones loaded before (restart to retry)',
+      );
+    }
+  }
   return {
     deps,
     usage,
@@ -92,7 +103,7 @@ export function createPlaces(
     async start(startOptions = {}) {
       await ensureReferenceData(app.db);
       await reload();
-      unlisten ??= await app.db.listen(REFERENCE_CHANNEL, () => void reload().catch(() => {}));
+      unlisten ??= await app.db.listen(REFERENCE_CHANNEL, () => void reloadAfterNotice());
       usage.start();
       const demo = startOptions.seedDemo ? await seedDemo(app.db, config.demoCount) : undefined;
       return demo ? { demo } : {};

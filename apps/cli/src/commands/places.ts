@@ -1,6 +1,20 @@
-import { generatePlaces, importPlacesFile, MAX_GENERATE } from '@cairn/places';
-import type { Output } from '../command.ts';
+import { generatePlaces, importPlacesFile, MAX_GENERATE, type Places } from '@cairn/places';
+import type { CommandContext, Output } from '../command.ts';
 import { type Command, optionalString, UsageError } from '../command.ts';
+
+/**
+ * Re-reads categories and chains and tells running servers to. The places are written already: a failure
+ * here is a warning with what to do, not a failed command.
+ */
+async function reloadRunningServers(places: Pick<Places, 'reload'>, ctx: CommandContext) {
+  try {
+    await places.reload();
+  } catch (error) {
+    ctx.out.error(
+      `warning: the places are written, but running servers were not told to re-read categories and chains (${error instanceof Error ? error.message : String(error)}); restart them to see new ones`,
+    );
+  }
+}
 
 /**
  * Progress of a long run: a bar with rate and ETA when this process writes to a terminal, plain lines (every
@@ -59,7 +73,7 @@ export const placesGenerate: Command = {
       seed,
       onProgress: (done) => bar.update(done),
     });
-    await runtime.places.reload().catch(() => {});
+    await reloadRunningServers(runtime.places, ctx);
     const rate = Math.round(result.written / (result.ms / 1000));
     if (ctx.json)
       ctx.out.json({ generated: result.written, seed, seconds: result.ms / 1000, per_second: rate });
@@ -95,7 +109,7 @@ export const placesImport: Command = {
       ...(maxBad === undefined ? {} : { maxBad }),
       onProgress: (rows) => ctx.out.error(`import: ${rows.toLocaleString('en-US')} rows read`),
     });
-    await runtime.places.reload().catch(() => {});
+    await reloadRunningServers(runtime.places, ctx);
     if (ctx.json) {
       ctx.out.json({
         format: result.format,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { createLogger, type Logger } from '../log.ts';
 import type { Db, Queryable, QueryOptions, QueryResult } from './types.ts';
 
 const INT8_OID = 20;
@@ -47,14 +48,29 @@ function queryable(client: Client, statements: StatementNames): Queryable {
   };
 }
 
-/** One LISTEN connection per process, re-established when the server drops it. */
+/** Where a connection string points, without its password, for log lines. */
+function serverName(connectionString: string): string {
+  try {
+    const u = new URL(connectionString);
+    return `${u.hostname}:${u.port || '5432'}${u.pathname}`;
+  } catch {
+    return 'PostgreSQL';
+  }
+}
+
+/** One LISTEN connection per process, re-established (and said so in the log) when the server drops it. */
 class Listener {
   private client: pg.Client | undefined;
   private connecting: Promise<pg.Client> | undefined;
   private readonly handlers = new Map<string, Set<(payload: string) => void>>();
   private closed = false;
+  /** Set while the connection is lost: the next successful connect says it is back. */
+  private lostSince: number | undefined;
 
-  constructor(private readonly connectionString: string) {}
+  constructor(
+    private readonly connectionString: string,
+    private readonly log: Logger,
+  ) {}
 
   private async connect(): Promise<pg.Client> {
     if (this.client) return this.client;
@@ -63,23 +79,56 @@ class Listener {
       client.on('notification', (message) => {
         for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? '');
       });
-      client.on('error', () => this.reconnectLater());
-      client.on('end', () => this.reconnectLater());
+      client.on('error', (error) => this.lost(client, error));
+      client.on('end', () => this.lost(client, undefined));
       await client.connect();
       for (const channel of this.handlers.keys())
         await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
       this.client = client;
       this.connecting = undefined;
+      if (this.lostSince !== undefined) {
+        this.log.info(
+          {
+            server: serverName(this.connectionString),
+            channels: [...this.handlers.keys()],
+            downMs: Date.now() - this.lostSince,
+          },
+          'PostgreSQL LISTEN connection re-established; notifications sent while it was down were missed',
+        );
+        this.lostSince = undefined;
+      }
       return client;
     })();
     return this.connecting;
+  }
+
+  /** The LISTEN connection failed or ended: log it once, reconnect in a second. */
+  private lost(client: pg.Client, error: Error | undefined) {
+    // Only the established connection counts: a failed attempt is the connect promise's rejection.
+    if (this.closed || client !== this.client) return;
+    if (this.lostSince === undefined) {
+      this.lostSince = Date.now();
+      this.log.warn(
+        { err: error, server: serverName(this.connectionString), channels: [...this.handlers.keys()] },
+        'PostgreSQL LISTEN connection lost; cache invalidations from other processes wait until it is back (retrying every second)',
+      );
+    }
+    this.reconnectLater();
   }
 
   private reconnectLater() {
     this.client = undefined;
     this.connecting = undefined;
     if (this.closed) return;
-    setTimeout(() => void this.connect().catch(() => this.reconnectLater()), 1000).unref();
+    setTimeout(() => void this.connect().catch((error: unknown) => this.retryFailed(error)), 1000).unref();
+  }
+
+  private retryFailed(error: unknown) {
+    this.log.debug(
+      { err: error, server: serverName(this.connectionString) },
+      'PostgreSQL LISTEN reconnect failed',
+    );
+    this.reconnectLater();
   }
 
   async add(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>> {
@@ -98,32 +147,62 @@ class Listener {
     this.closed = true;
     const client = this.client;
     this.client = undefined;
-    if (client) await client.end().catch(() => {});
+    // Closing: a connection that fails to end cleanly is gone either way.
+    if (client)
+      await client
+        .end()
+        .catch((error: unknown) => this.log.debug({ err: error }, 'LISTEN connection end failed'));
   }
 }
 
-export function openPostgres(connectionString: string, options: { max?: number } = {}): Db {
+export function openPostgres(connectionString: string, options: { max?: number; log?: Logger } = {}): Db {
+  const log = options.log ?? createLogger('warn');
+  const server = serverName(connectionString);
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
-  // An idle client's error (server restart) must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
+  // An idle client's error (server restart) must not crash the process; the pool drops that client and
+  // the next query opens a new connection.
+  pool.on('error', (error) =>
+    log.warn(
+      { err: error, server },
+      'PostgreSQL: an idle pooled connection failed; it is replaced on next use',
+    ),
+  );
   const statements = new StatementNames();
-  const listener = new Listener(connectionString);
+  const listener = new Listener(connectionString, log);
   return {
     engine: 'postgres',
     ...queryable(pool, statements),
     async transaction(fn) {
       const client = await pool.connect();
+      // While checked out, the pool does not listen for the client's errors: a connection the server ends
+      // between two queries would be an uncaught exception. The next query on it fails, and the catch
+      // below discards it.
+      const onError = (error: Error) =>
+        log.warn({ err: error, server }, 'PostgreSQL: a connection in a transaction failed');
+      client.on('error', onError);
+      let result: Awaited<ReturnType<typeof fn>>;
       try {
         await client.query('BEGIN');
-        const result = await fn(queryable(client, statements));
+        result = await fn(queryable(client, statements));
         await client.query('COMMIT');
-        return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
+        try {
+          await client.query('ROLLBACK');
+          client.off('error', onError);
+          client.release();
+        } catch (rollbackError) {
+          // The connection is broken: release it with the error, so the pool destroys it.
+          log.warn(
+            { err: rollbackError, server },
+            'PostgreSQL: ROLLBACK failed; the connection is discarded',
+          );
+          client.release(rollbackError instanceof Error ? rollbackError : true);
+        }
         throw error;
-      } finally {
-        client.release();
       }
+      client.off('error', onError);
+      client.release();
+      return result;
     },
     listen: (channel, onMessage) => listener.add(channel, onMessage),
     async notify(channel, payload) {

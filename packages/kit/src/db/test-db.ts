@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import type { Logger } from '../log.ts';
 import { type Migration, migrate, migrationsDigest } from './migrations.ts';
 import { pgliteOptions, wrapPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
@@ -20,9 +21,10 @@ export function testDatabaseUrl(): string | undefined {
 /** A test database; on PostgreSQL `url` lets other processes connect to the same database. */
 export type TestDb = Db & { url?: string };
 
-export async function createTestDb(migrations: readonly Migration[]): Promise<TestDb> {
+/** `log` receives what the PostgreSQL pool reports (a lost connection, a failed ROLLBACK). */
+export async function createTestDb(migrations: readonly Migration[], log?: Logger): Promise<TestDb> {
   const url = testDatabaseUrl();
-  return url ? createPostgresTestDb(url, migrations) : createPgliteTestDb(migrations);
+  return url ? createPostgresTestDb(url, migrations, log) : createPgliteTestDb(migrations);
 }
 
 async function createPgliteTestDb(migrations: readonly Migration[]): Promise<Db> {
@@ -48,7 +50,11 @@ function withDatabase(url: string, name: string): string {
 
 const TEMPLATE_LOCK = 4_242_002;
 
-async function createPostgresTestDb(url: string, migrations: readonly Migration[]): Promise<TestDb> {
+async function createPostgresTestDb(
+  url: string,
+  migrations: readonly Migration[],
+  log: Logger | undefined,
+): Promise<TestDb> {
   const template = `cairn_tpl_${migrationsDigest(migrations)}`;
   const name = `cairn_t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
@@ -76,7 +82,7 @@ async function createPostgresTestDb(url: string, migrations: readonly Migration[
   } finally {
     await admin.end();
   }
-  const db = openPostgres(withDatabase(url, name), { max: 5 });
+  const db = openPostgres(withDatabase(url, name), { max: 5, ...(log ? { log } : {}) });
   return {
     ...db,
     url: withDatabase(url, name),
