@@ -52,7 +52,7 @@ async function castVote(token: string, editId: string, value: string) {
 describe('suggest, vote, apply', () => {
   it('applies a new user’s edit after two approvals from new users, records history with attribution', async () => {
     const id = freshPlace();
-    const [author, v1, v2] = [await managedUser(f), await managedUser(f), await managedUser(f)];
+    const [author, v1, v2] = [await oauthUser(f), await oauthUser(f), await oauthUser(f)];
     const before = await place(id);
     const edit = await suggest(author.token, id, { name: 'Chez Cairn', tel: '+33 1 42 68 53 00' });
     expect(edit).toMatchObject({
@@ -105,15 +105,15 @@ describe('suggest, vote, apply', () => {
       attribution: {
         organization_id: f.orgId,
         user_id: author.auth.userId,
-        credential_kind: 'managed_user',
-        app_id: null,
+        credential_kind: 'oauth_user',
+        app_id: author.appId,
       },
     });
   });
 
   it('rejects an edit when weighted rejections reach the reject quorum', async () => {
     const id = freshPlace();
-    const [author, v1, v2] = [await managedUser(f), await managedUser(f), await managedUser(f)];
+    const [author, v1, v2] = [await oauthUser(f), await oauthUser(f), await oauthUser(f)];
     const edit = await suggest(author.token, id, { website: 'https://example.org/' });
     await castVote(v1.token, edit.id!, 'reject');
     const res = await castVote(v2.token, edit.id!, 'reject');
@@ -123,7 +123,7 @@ describe('suggest, vote, apply', () => {
 
   it('one vote per user: a second vote replaces the first; a vote on a resolved edit is 409', async () => {
     const id = freshPlace();
-    const [author, voter, other] = [await managedUser(f), await managedUser(f), await managedUser(f)];
+    const [author, voter, other] = [await oauthUser(f), await oauthUser(f), await oauthUser(f)];
     const edit = await suggest(author.token, id, { postcode: '75001' });
     expect((await castVote(voter.token, edit.id!, 'approve')).body.suggested_edits[0]!.votes.approve).toBe(1);
     const again = await castVote(voter.token, edit.id!, 'skip');
@@ -158,8 +158,17 @@ describe('suggest, vote, apply', () => {
     const sameOrg = await castVote(secret, byKey.id!, 'approve');
     expect(sameOrg.status).toBe(403);
     expect(sameOrg.body.message).toMatch(/service keys vote as their organization/);
-    // A user of that organization is another contributor.
-    expect((await castVote(author.token, byKey.id!, 'approve')).status).toBe(200);
+    // A managed user of that organization is another contributor, but not independent of it: the vote is
+    // taken and weighs nothing.
+    const sameParty = await castVote(author.token, byKey.id!, 'approve');
+    expect(sameParty.status).toBe(200);
+    expect(sameParty.body.suggested_edits[0]!.votes).toMatchObject({
+      approve: 1,
+      counted_approvals: 0,
+      not_counted: 1,
+      approve_weight: 0.5,
+      independent_approval_required: true,
+    });
   });
 
   it('answers 404 for an unknown edit or place and 400 for a bad vote', async () => {
@@ -180,12 +189,7 @@ describe('suggest, vote, apply', () => {
 describe('stale edits', () => {
   it('rejects at resolution an edit whose field changed since it was made, saying which', async () => {
     const id = freshPlace();
-    const [a, b, v1, v2] = [
-      await managedUser(f),
-      await managedUser(f),
-      await managedUser(f),
-      await managedUser(f),
-    ];
+    const [a, b, v1, v2] = [await oauthUser(f), await oauthUser(f), await oauthUser(f), await oauthUser(f)];
     const first = await suggest(a.token, id, { name: 'First Name' });
     const second = await suggest(b.token, id, { name: 'Second Name', description: 'A fine place' });
     // An edit of another field is not affected.
@@ -214,8 +218,8 @@ describe('dry runs write nothing', () => {
   it('validates and answers with what would be created, for every mutation', async () => {
     const id = freshPlace();
     const dup = freshPlace();
-    const author = await managedUser(f);
-    const voter = await managedUser(f);
+    const author = await oauthUser(f);
+    const voter = await oauthUser(f);
     const pending = await suggest(author.token, freshPlace(), { name: 'Pending One' });
     const tables = ['places_edits', 'places_edit_votes', 'places_history', 'places_removed', 'places'];
     const before = await Promise.all(tables.map((t) => count(f, t)));
@@ -266,10 +270,10 @@ describe('dry runs write nothing', () => {
       ...f.places.deps,
       edits: { ...f.places.deps.edits, autoApply: 0.5000001, priorMean: 0.5 },
     };
-    const author = await managedUser(f);
+    const author = await oauthUser(f);
     // With the auto-apply threshold at the prior mean, any author with one accepted edit applies at once.
     const seed = await suggestEdit(deps, author.auth, { fsq_place_id: freshPlace(), name: 'Seed Edit' });
-    const v = [await managedUser(f), await managedUser(f)];
+    const v = [await oauthUser(f), await oauthUser(f)];
     for (const voter of v)
       await vote(deps, voter.auth, { edit_id: seed.suggested_edits[0]!.id!, vote: 'approve' });
     const id = freshPlace();
@@ -368,7 +372,7 @@ describe('removals, flags, merges and new places', () => {
   it('CLOSED sets date_closed; DOESNT_EXIST takes the place out (404) and the history still answers', async () => {
     const closedId = freshPlace();
     const goneId = freshPlace();
-    const [author, v1, v2] = [await managedUser(f), await managedUser(f), await managedUser(f)];
+    const [author, v1, v2] = [await oauthUser(f), await oauthUser(f), await oauthUser(f)];
     const closed = await api<SuggestResponse>(
       f,
       'POST',
@@ -404,7 +408,7 @@ describe('removals, flags, merges and new places', () => {
 
   it('a flag is a report: accepted, it changes no field', async () => {
     const id = freshPlace();
-    const [author, v1, v2] = [await oauthUser(f), await managedUser(f), await managedUser(f)];
+    const [author, v1, v2] = [await oauthUser(f), await oauthUser(f), await oauthUser(f)];
     const before = await place(id);
     const flag = await api<SuggestResponse>(
       f,
@@ -426,7 +430,7 @@ describe('removals, flags, merges and new places', () => {
   it('a merge takes the duplicates out; a new place is created with its own id', async () => {
     const keep = freshPlace();
     const dup = freshPlace();
-    const [author, v1, v2] = [await managedUser(f), await managedUser(f), await managedUser(f)];
+    const [author, v1, v2] = [await oauthUser(f), await oauthUser(f), await oauthUser(f)];
     const merge = await api<SuggestResponse>(
       f,
       'POST',
@@ -500,7 +504,7 @@ describe('removals, flags, merges and new places', () => {
 describe('status, review queue and accuracy', () => {
   it('status lists the caller’s own edits, or those named; review lists others’ pending edits by place', async () => {
     const id = freshPlace();
-    const [author, reviewer] = [await managedUser(f), await managedUser(f)];
+    const [author, reviewer] = [await oauthUser(f), await oauthUser(f)];
     const e1 = await suggest(author.token, id, { name: 'Queue One' });
     f.clock.advance(1000);
     const e2 = await suggest(author.token, id, { tel: '+15555550123' });
@@ -543,7 +547,7 @@ describe('status, review queue and accuracy', () => {
   });
 
   it('accuracy rises with accepted edits and agreeing votes; per organization it starts from the overall figure', async () => {
-    const author = await managedUser(f);
+    const author = await oauthUser(f);
     const fresh = await contributorAccuracy(f.places.deps, author.auth);
     expect(fresh).toMatchObject({
       accuracy: 0.5,
@@ -551,7 +555,7 @@ describe('status, review queue and accuracy', () => {
       author_weight: 0.5,
       applies_immediately: false,
     });
-    const voters = [await managedUser(f), await managedUser(f)];
+    const voters = [await oauthUser(f), await oauthUser(f)];
     const edit = await suggest(author.token, freshPlace(), { name: 'Accurate' });
     for (const v of voters) await castVote(v.token, edit.id!, 'approve');
     const after = await contributorAccuracy(f.places.deps, author.auth);
@@ -574,10 +578,10 @@ describe('rollback', () => {
   it('restores the previous values, records it, and counts against the author', async () => {
     const id = freshPlace();
     const [author, later, v1, v2] = [
-      await managedUser(f),
-      await managedUser(f),
-      await managedUser(f),
-      await managedUser(f),
+      await oauthUser(f),
+      await oauthUser(f),
+      await oauthUser(f),
+      await oauthUser(f),
     ];
     const before = await place(id);
     const edit = await suggest(author.token, id, { name: 'Vandal Name', tel: '+4412345678' });
@@ -621,7 +625,7 @@ describe('rollback', () => {
 
   it('puts back a removed place and takes out a created one; refuses pending edits', async () => {
     const id = freshPlace();
-    const [author, v1, v2] = [await managedUser(f), await managedUser(f), await managedUser(f)];
+    const [author, v1, v2] = [await oauthUser(f), await oauthUser(f), await oauthUser(f)];
     const removal = (
       await api<SuggestResponse>(
         f,
@@ -639,7 +643,7 @@ describe('rollback', () => {
     expect((await api(f, 'GET', `/places/${id}`)).status).toBe(200);
 
     // The rollback cost the author and both voters trust: a fresh author and fresh voters for the next edit.
-    const [creator, v3, v4] = [await managedUser(f), await managedUser(f), await managedUser(f)];
+    const [creator, v3, v4] = [await oauthUser(f), await oauthUser(f), await oauthUser(f)];
     const created = (
       await api<SuggestPlaceResponse>(
         f,
@@ -660,7 +664,7 @@ describe('rollback', () => {
 describe('cairn edits rollback', () => {
   it('rolls back, reports, and refuses with the reason when it cannot', async () => {
     const id = freshPlace();
-    const [author, v1, v2] = [await managedUser(f), await managedUser(f), await managedUser(f)];
+    const [author, v1, v2] = [await oauthUser(f), await oauthUser(f), await oauthUser(f)];
     const before = await place(id);
     const edit = await suggest(author.token, id, { name: 'CLI Name' });
     await castVote(v1.token, edit.id!, 'approve');
@@ -709,8 +713,8 @@ describe('OpenAPI', () => {
 describe('concurrent votes', () => {
   it('resolve an edit once: one application, one history, later votes refused', async () => {
     const id = freshPlace();
-    const author = await managedUser(f);
-    const voters = [await managedUser(f), await managedUser(f), await managedUser(f), await managedUser(f)];
+    const author = await oauthUser(f);
+    const voters = [await oauthUser(f), await oauthUser(f), await oauthUser(f), await oauthUser(f)];
     const edit = await suggest(author.token, id, { name: 'Raced Name' });
     const results = await Promise.all(voters.map((v) => castVote(v.token, edit.id!, 'approve')));
     const statuses = results.map((r) => r.status).sort();

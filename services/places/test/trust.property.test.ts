@@ -25,9 +25,11 @@ afterAll(async () => {
   await f.close();
 });
 
+/** A person new to editing, connected to an app (people are independent of each other and of the app). */
 const newcomer = (): AuthContext => ({
-  kind: 'managed_user',
+  kind: 'oauth_user',
   organizationId: f.orgId,
+  appId: 'trust-test-app',
   userId: nextUser++,
   credentialId: `test-${nextUser}`,
 });

@@ -2,8 +2,7 @@ import type { Queryable } from '@cairn/kit';
 import type { PlacesDeps } from '../deps.ts';
 import { resolveEdit } from '../store/edits.ts';
 import { votesOn } from '../store/votes.ts';
-import { decide } from '../trust/accuracy.ts';
-import { tallyOf } from '../trust/tally.ts';
+import { decideTally, tallyOf } from '../trust/tally.ts';
 import { loadTrust } from '../trust/trust.ts';
 import { applyEdit } from './apply.ts';
 import type { EditRow, Tally, VoteValue } from './types.ts';
@@ -22,11 +21,11 @@ export async function evaluate(
   const votes = await votesOn(tx, [edit.id]);
   const trust = await loadTrust(tx, deps.edits, [edit.contributor, ...votes.map((v) => v.contributor)]);
   const tally = tallyOf(edit, votes, trust, deps.edits);
-  const decision = decide(tally.approve_weight, tally.reject_weight, deps.edits, lastVote);
+  const decision = decideTally(tally, deps.edits, lastVote);
   if (!decision) return { edit, tally };
   const at = deps.clock.now();
   if (decision === 'reject') {
-    const reason = `rejected by votes: ${tally.reject} rejection(s) weighing ${tally.reject_weight} reached the quorum of ${tally.reject_quorum}`;
+    const reason = `rejected by votes: ${tally.counted_rejections} independent rejection(s) weighing ${tally.reject_weight} reached the quorum of ${tally.reject_quorum}`;
     await resolveEdit(tx, edit.id, { status: 'rejected', resolution: 'votes', reason, at, tally });
     return {
       edit: {
@@ -61,11 +60,11 @@ export async function evaluate(
       tally,
     };
   }
-  const trusted = tally.approve === 0;
+  const trusted = tally.counted_approvals === 0;
   const resolution = trusted ? 'trusted' : 'quorum';
   const reason = trusted
     ? `applied at once: the author's trust weighs ${tally.author_weight}, reaching the quorum of ${tally.accept_quorum}`
-    : `applied: ${tally.approve} approval(s) and the author's weight, ${tally.approve_weight} in all, reached the quorum of ${tally.accept_quorum}`;
+    : `applied: ${tally.counted_approvals} independent approval(s) and the author's weight, ${tally.approve_weight} in all, reached the quorum of ${tally.accept_quorum}`;
   await resolveEdit(tx, edit.id, {
     status: 'accepted',
     resolution,

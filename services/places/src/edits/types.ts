@@ -45,6 +45,13 @@ export interface Tally {
   reject_weight: number;
   accept_quorum: number;
   reject_quorum: number;
+  /** Parties whose approval (rejection) counts: one per organization or person, independent of the edit. */
+  counted_approvals: number;
+  counted_rejections: number;
+  /** Approvals and rejections that weigh nothing: not independent of the edit, or their party already counted. */
+  not_counted: number;
+  /** An edit by a service key or managed user applies only once an independent party approves it. */
+  independent_approval_required: boolean;
 }
 
 /** Who made an edit or cast a vote. */

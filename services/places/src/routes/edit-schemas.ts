@@ -113,6 +113,22 @@ const Tally = Type.Object(
     reject_weight: Type.Number(),
     accept_quorum: Type.Number(),
     reject_quorum: Type.Number(),
+    counted_approvals: Type.Optional(
+      Type.Integer({
+        description: 'Parties (organizations, people) independent of the edit whose approval counts',
+      }),
+    ),
+    counted_rejections: Type.Optional(Type.Integer()),
+    not_counted: Type.Optional(
+      Type.Integer({
+        description: 'Votes that weigh nothing: not independent of the edit, or their party counted',
+      }),
+    ),
+    independent_approval_required: Type.Optional(
+      Type.Boolean({
+        description: 'A service key’s or managed user’s edit applies only with an independent approval',
+      }),
+    ),
   },
   { additionalProperties: true },
 );

@@ -4,6 +4,7 @@ import type { ApiParams } from '../edits/params.ts';
 import { attributionOf } from '../edits/types.ts';
 import { activityOf } from '../store/outcomes.ts';
 import { authorWeight, NO_OUTCOMES, type Outcomes } from './accuracy.ts';
+import { isOrganizationControlled } from './independence.ts';
 import { loadTrust } from './trust.ts';
 
 export interface OutcomeCounts {
@@ -25,7 +26,7 @@ export interface ContributorAccuracy {
   /** The weight of this contributor's own approval on a new edit, and the quorum it counts towards. */
   author_weight: number;
   accept_quorum: number;
-  /** Whether this contributor's edits are applied without votes. */
+  /** Whether this contributor's edits are applied without votes (never for a service key or managed user). */
   applies_immediately: boolean;
   overall: OutcomeCounts;
   in_organization: OutcomeCounts;
@@ -77,7 +78,7 @@ export async function contributorAccuracy(
     organization_accuracy: round(within),
     author_weight: round(weight),
     accept_quorum: deps.edits.acceptQuorum,
-    applies_immediately: weight + 1e-9 >= deps.edits.acceptQuorum,
+    applies_immediately: !isOrganizationControlled(who) && weight + 1e-9 >= deps.edits.acceptQuorum,
     overall: counts(record.all, activity),
     in_organization: counts(
       record.byOrganization.get(who.organization_id) ?? NO_OUTCOMES,

@@ -2,10 +2,15 @@ import type { Queryable } from '@cairn/kit';
 import type { EditsConfig } from '../config.ts';
 import type { EditRow, Tally, VoteRow } from '../edits/types.ts';
 import { votesOn } from '../store/votes.ts';
-import { authorWeight, voterWeight } from './accuracy.ts';
+import { authorWeight, type Decision, decide, voterWeight } from './accuracy.ts';
+import { isIndependent, isOrganizationControlled, partyOf } from './independence.ts';
 import { loadTrust, type TrustTable } from './trust.ts';
 
-/** The weighted count of one edit's votes under the trust table. */
+/**
+ * The weighted count of one edit's votes under the trust table. Only votes independent of the edit count
+ * (`isIndependent`), and each party counts once per side, with the weight of its most trusted voter: ten
+ * managed users of one organization weigh what its most trusted one weighs.
+ */
 export function tallyOf(
   edit: EditRow,
   votes: readonly VoteRow[],
@@ -13,6 +18,7 @@ export function tallyOf(
   config: Readonly<EditsConfig>,
 ): Tally {
   const author = authorWeight(trust.within(edit.contributor, edit.organization_id), config);
+  const sides = { approve: new Map<string, number>(), reject: new Map<string, number>() };
   const tally: Tally = {
     approve: 0,
     reject: 0,
@@ -22,14 +28,47 @@ export function tallyOf(
     reject_weight: 0,
     accept_quorum: config.acceptQuorum,
     reject_quorum: config.rejectQuorum,
+    counted_approvals: 0,
+    counted_rejections: 0,
+    not_counted: 0,
+    independent_approval_required: isOrganizationControlled(edit),
   };
   for (const v of votes) {
     tally[v.vote]++;
-    const weight = voterWeight(trust.within(v.contributor, v.organization_id));
-    if (v.vote === 'approve') tally.approve_weight += weight;
-    if (v.vote === 'reject') tally.reject_weight += weight;
+    if (v.vote === 'skip') continue;
+    if (!isIndependent(edit, v)) {
+      tally.not_counted++;
+      continue;
+    }
+    const side = sides[v.vote];
+    const party = partyOf(v);
+    if (side.has(party)) tally.not_counted++;
+    side.set(
+      party,
+      Math.max(side.get(party) ?? 0, voterWeight(trust.within(v.contributor, v.organization_id))),
+    );
   }
-  return { ...tally, approve_weight: round(tally.approve_weight), reject_weight: round(tally.reject_weight) };
+  const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+  return {
+    ...tally,
+    approve_weight: round(author + sum(sides.approve)),
+    reject_weight: round(sum(sides.reject)),
+    counted_approvals: sides.approve.size,
+    counted_rejections: sides.reject.size,
+  };
+}
+
+/**
+ * The decision on a tally: `decide` on its weights, except that an edit needing an independent approval is not
+ * accepted without one (it can still be rejected).
+ */
+export function decideTally(
+  tally: Tally,
+  config: Readonly<EditsConfig>,
+  lastVote?: 'approve' | 'reject' | 'skip',
+): Decision {
+  const blocked = tally.independent_approval_required && tally.counted_approvals === 0;
+  return decide(blocked ? 0 : tally.approve_weight, tally.reject_weight, config, lastVote);
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
