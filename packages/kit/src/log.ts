@@ -1,4 +1,5 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
+import pretty from 'pino-pretty';
 
 /** Query parameters whose values are secrets in some Cairn API (the seed's token exchange is a GET). */
 const SECRET_PARAMETERS = new Set([
@@ -39,6 +40,17 @@ const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',
+  // The same names at the top level of a log call's object ({ password }) and one level down.
+  'authorization',
+  'password',
+  'client_secret',
+  'access_token',
+  'refresh_token',
+  'session_token',
+  'token',
+  'code_verifier',
+  'secret',
+  'key',
   '*.authorization',
   '*.password',
   '*.client_secret',
@@ -76,11 +88,27 @@ export function loggerOptions(level: LoggerOptions['level'] = 'info'): LoggerOpt
   };
 }
 
+/**
+ * A logger writing JSON lines (one object each, for log collectors), or pretty coloured lines when the
+ * destination is a terminal (a person reading `npm start`). Without a destination: standard output.
+ */
 export function createLogger(
   level: LoggerOptions['level'] = 'info',
-  destination?: pino.DestinationStream,
+  destination?: pino.DestinationStream & { isTTY?: boolean },
 ): Logger {
+  const tty = (destination ?? process.stdout).isTTY === true;
+  if (tty) return pino(loggerOptions(level), prettyStream(destination ?? process.stdout));
   return destination ? pino(loggerOptions(level), destination) : pino(loggerOptions(level));
+}
+
+function prettyStream(destination: pino.DestinationStream) {
+  return pretty({
+    destination,
+    colorize: true,
+    sync: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+  });
 }
 
 export type { Logger };
