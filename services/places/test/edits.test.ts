@@ -1,9 +1,11 @@
+import { createOrganization, createServiceKey } from '@cairn/identity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../../apps/cli/src/command.ts';
 import { editsRollback } from '../../../apps/cli/src/commands/edits.ts';
 import type { Runtime } from '../../../apps/cli/src/runtime.ts';
 import {
   contributorAccuracy,
+  createPlaces,
   type EditView,
   editStatus,
   placeHistory,
@@ -730,6 +732,59 @@ describe('concurrent votes', () => {
 });
 
 describe('attribution', () => {
+  it('the place history shows another organization an opaque, stable contributor handle and no ids', async () => {
+    const id = freshPlace();
+    const [author, v1, v2] = [await oauthUser(f), await oauthUser(f), await oauthUser(f)];
+    const edit = await suggest(author.token, id, { website: 'https://history.example.com/' });
+    await castVote(v1.token, edit.id!, 'approve');
+    expect((await castVote(v2.token, edit.id!, 'approve')).body.suggested_edits[0]!.status).toBe('accepted');
+
+    const own = await api<{ history: { attribution: Record<string, unknown> }[] }>(
+      f,
+      'GET',
+      `/places/${id}/history`,
+    );
+    const mine = own.body.history[0]!.attribution;
+    expect(mine).toEqual({
+      contributor: expect.stringMatching(/^ctb_[A-Za-z0-9_-]{22}$/),
+      organization_id: f.orgId,
+      app_id: author.appId,
+      user_id: author.auth.userId,
+      credential_kind: 'oauth_user',
+    });
+
+    const other = await createOrganization(f.identity.deps, 'Other Org');
+    const { secret } = await createServiceKey(f.identity.deps, { organizationId: other.id });
+    const theirs = await fetch(`${f.baseUrl}/places/${id}/history`, {
+      headers: { authorization: `Bearer ${secret}`, 'x-places-api-version': '2025-06-17' },
+    });
+    expect(theirs.status).toBe(200);
+    const text = await theirs.text();
+    const seen = (JSON.parse(text) as { history: { attribution: Record<string, unknown> }[] }).history;
+    expect(seen[0]!.attribution).toEqual({ contributor: mine.contributor, credential_kind: 'oauth_user' });
+    for (const leaked of [f.orgId, author.appId, `"user_id"`, `"organization_id"`, `"app_id"`]) {
+      expect(text).not.toContain(leaked);
+    }
+    expect(text).not.toMatch(new RegExp(`\\b${author.auth.userId}\\b`));
+
+    // Stable: the same contributor has the same handle on another edit, and after a restart (a new places
+    // service on the same database); another contributor has another handle.
+    const next = await suggest(author.token, id, { email: 'again@example.com' });
+    await castVote(v1.token, next.id!, 'approve');
+    await castVote(v2.token, next.id!, 'approve');
+    const restarted = createPlaces(f.deps, { resolveBearer: f.identity.resolveBearer });
+    await restarted.start();
+    const again = await placeHistory(restarted.deps, await f.identity.resolveBearer(secret), {
+      fsq_place_id: id,
+    });
+    await restarted.stop();
+    expect(new Set(again.history.map((h) => h.attribution.contributor))).toEqual(new Set([mine.contributor]));
+    const voterHandle = await placeHistory(f.places.deps, v1.auth, { fsq_place_id: id });
+    expect(voterHandle.history[0]!.attribution.contributor).toBe(mine.contributor);
+    const { contributorHandle } = await import('../src/edits/handles.ts');
+    expect(await contributorHandle(f.places.deps, `user:${v1.auth.userId}`)).not.toBe(mine.contributor);
+  });
+
   it('every stored edit and vote records organization, app, user and credential kind', async () => {
     const oauth = await oauthUser(f);
     const managed = await managedUser(f);

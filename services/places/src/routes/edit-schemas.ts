@@ -214,9 +214,17 @@ export const HistoryResponse = Type.Object({
         at: Type.String({ format: 'date-time' }),
         attribution: Type.Object(
           {
-            organization_id: Type.Union([Type.String(), Type.Null()]),
-            app_id: Type.Union([Type.String(), Type.Null()]),
-            user_id: Type.Union([Type.Integer(), Type.Null()]),
+            contributor: Type.Union([Type.String(), Type.Null()], {
+              description:
+                'An opaque handle of the contributor, the same in every answer (null for an operator’s rollback)',
+            }),
+            organization_id: Type.Optional(
+              Type.Union([Type.String(), Type.Null()], {
+                description: 'Only for the organization the change came through (and null for an operator)',
+              }),
+            ),
+            app_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+            user_id: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
             credential_kind: Type.String({
               description: 'service_key, managed_user, oauth_user or operator',
             }),
