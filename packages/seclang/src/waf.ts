@@ -1,7 +1,8 @@
 // The compiled WAF: evaluate(request) runs phases 1 and 2 and reports matches, the anomaly score
-// and the decision. Evaluation is synchronous and bounded by the per-request time budget.
+// and the decision. Evaluation is synchronous and bounded by the per-request CPU budget.
 
 import { processRequestBody } from './engine/body.ts';
+import { CpuBudget } from './engine/budget.ts';
 import { PersistentStore } from './engine/collections/persistent-store.ts';
 import { runPhase } from './engine/phases.ts';
 import type { WafRequest } from './engine/request-data.ts';
@@ -31,7 +32,7 @@ export interface EvaluationResult {
 }
 
 export interface WafOptions {
-  /** Milliseconds of evaluation per request before the timeout policy applies. */
+  /** CPU milliseconds of evaluation per request before the timeout policy applies. */
   timeBudgetMs: number;
   /** What a request that exhausts the budget gets: `block` (fail closed) or `allow`. */
   onTimeout: 'block' | 'allow';
@@ -67,10 +68,10 @@ export class Waf {
       this.store,
       `${Date.now().toString(36)}.${(++counter).toString(36)}`,
     );
-    const deadline = tx.startedAt + this.options.timeBudgetMs;
-    if (tx.ruleEngine !== 'Off' && runPhase(tx, 1, deadline)) {
+    const budget = new CpuBudget(this.options.timeBudgetMs);
+    if (tx.ruleEngine !== 'Off' && runPhase(tx, 1, budget)) {
       processRequestBody(tx);
-      if (!tx.intervention) runPhase(tx, 2, deadline);
+      if (!tx.intervention) runPhase(tx, 2, budget);
     }
     const scores = readScores(tx);
     const result: EvaluationResult = {

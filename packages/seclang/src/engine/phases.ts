@@ -1,8 +1,9 @@
 // Runs one phase's rule list in order: removed rules are skipped, a matching rule is logged and
 // its disruptive action applied (or only noted in DetectionOnly mode), skipAfter jumps to its
-// marker. The time budget is checked between rules.
+// marker. The CPU budget is checked between rules.
 
 import type { Rule, Transaction } from '../types.ts';
+import type { CpuBudget } from './budget.ts';
 import { evaluateRule } from './evaluate-rule.ts';
 import type { Intervention } from './transaction.ts';
 
@@ -37,7 +38,7 @@ function disrupt(tx: Transaction, rule: Rule): void {
 }
 
 /** Runs `phase`; returns false when processing must stop (intervention, allow, time budget). */
-export function runPhase(tx: Transaction, phase: number, deadline: number): boolean {
+export function runPhase(tx: Transaction, phase: number, budget: CpuBudget): boolean {
   const list = tx.ruleset.phases[phase];
   const jumps = tx.ruleset.jumps[phase];
   if (!list || !jumps) return true;
@@ -47,7 +48,7 @@ export function runPhase(tx: Transaction, phase: number, deadline: number): bool
     if (tx.ruleEngine === 'Off') return true;
     const rule = list[i]!;
     if (typeof rule === 'string') continue;
-    if ((i & 7) === 0 && performance.now() > deadline) {
+    if ((i & 7) === 0 && budget.spent()) {
       tx.timedOut = true;
       return false;
     }

@@ -2,10 +2,32 @@ import { describe, expect, it } from 'vitest';
 import { compilePcre, translatePcre } from './translate.ts';
 
 describe('PCRE → JS translation', () => {
-  it('turns a leading or whole-pattern (?i) into the i flag', () => {
-    expect(translatePcre('(?i)abc')).toEqual({ source: 'abc', flags: 'is' });
-    expect(translatePcre('^(?i)abc').source).toBe('^abc');
-    expect(translatePcre('(?i:a|b)').flags).toBe('is');
+  it('spells a leading or whole-pattern (?i) out as ASCII letter classes (PCRE folds ASCII only)', () => {
+    expect(translatePcre('(?i)abc')).toEqual({ source: '[aA][bB][cC]', flags: 's' });
+    expect(translatePcre('^(?i)a[b-c]').source).toBe('^[aA][b-cB-C]');
+    expect(translatePcre('(?i:a|b)').flags).toBe('s');
+    expect(compilePcre('(?i)sElEcT').test('SELECT')).toBe(true);
+    expect(compilePcre('(?i)\\xe0').test('\xc0')).toBe(false);
+    expect(compilePcre('(?i)\\x41').test('a')).toBe(true);
+  });
+
+  it('keeps the i flag for a pattern with a backreference (\\1 compares without case)', () => {
+    expect(translatePcre('(?i)(a)\\1').flags).toBe('is');
+    expect(compilePcre('(?i)(a)\\1').test('aA')).toBe(true);
+  });
+
+  it('splits counted repeats the linear engine refuses, matching the same strings', () => {
+    expect(translatePcre('.{1,40}?x').source).toBe('.{1}.{0,16}?.{0,16}?.{0,7}?x');
+    expect(translatePcre('(?:a-?){3}').source).toBe('(?:a-?)(?:a-?)(?:a-?)');
+    expect(translatePcre('(a){20}').source).toBe('(a){20}');
+    for (const [p, yes, no] of [
+      ['^a{18,20}$', 'a'.repeat(19), 'a'.repeat(21)],
+      ['^(?:ab?){2,3}$', 'abab', 'ababab' + 'a'],
+      ['^x.{0,20}y', `x${'-'.repeat(20)}y`, `x${'-'.repeat(21)}y`],
+    ] as const) {
+      expect(compilePcre(p).test(yes)).toBe(true);
+      expect(compilePcre(p).test(no)).toBe(false);
+    }
   });
 
   it('expands scoped (?i:…) letters, in and out of classes', () => {

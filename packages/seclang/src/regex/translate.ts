@@ -1,10 +1,15 @@
 // PCRE → JavaScript RegExp translation, done once at load time.
-// Rewrites: leading/whole `(?i)` → flag i; scoped `(?i:…)`/`(?i)` → letters expanded to [xX];
-// possessive quantifiers → greedy; `\z` `\Z` `\A` → lookarounds; PCRE's ASCII `\s` (JS `\s` also
-// matches U+00A0 and friends); `\x{hh}`, `\e`, `\Q…\E`, POSIX classes, atomic and `(?P<name>` groups.
+// Rewrites: case-insensitivity (`(?i)`, `(?i:…)`) → letters expanded to [xX] (PCRE folds ASCII
+// only, and V8's linear engine refuses the i flag); possessive quantifiers → greedy; `\z` `\A` →
+// `$` `^` (exact without the m flag), `\Z` → a lookahead; PCRE's ASCII `\s` (JS `\s` also
+// matches U+00A0 and friends); `\x{hh}`, `\e`, `\Q…\E`, POSIX classes, atomic and `(?P<name>`
+// groups; bounded repeats over 16 split into runs of at most 16 (the linear engine's limit).
 // Flag `s` always: ModSecurity v2 compiles with DOTALL and DOLLAR_ENDONLY, which JS `$` already is.
+// A pattern with a backreference keeps the i flag: `\1` must compare without case, and no linear
+// engine runs it anyway (see regex/linear.ts).
 
 import { RuleCompileError } from '../errors.ts';
+import { linearEngine } from './linear.ts';
 
 export interface TranslatedRegex {
   readonly source: string;
@@ -116,6 +121,7 @@ function translateClass(p: string, start: number, ci: boolean): [string, number]
       else if (n === 'x') {
         const [code, next] = readHex(p, i);
         out += hexEscape(code);
+        if (ci && isLetter(String.fromCharCode(code))) extra.push(otherCase(String.fromCharCode(code)));
         i = next;
         continue;
       } else if (n === 'e') out += '\\x1b';
@@ -169,13 +175,21 @@ function globalCaseless(p: string): { caseless: boolean; prefix: string; body: s
   return { caseless: false, prefix: '', body: p };
 }
 
-export function translatePcre(pattern: string): TranslatedRegex {
-  const { caseless, prefix, body: p } = globalCaseless(pattern);
-  let out = prefix;
-  let ci = false;
+const BACKREFERENCE = /\\[1-9]|\\k</;
+
+/**
+ * Translates `pattern`; `caseless` makes the whole pattern case-insensitive (as `(?i)` would).
+ */
+export function translatePcre(pattern: string, caseless = false): TranslatedRegex {
+  const global = globalCaseless(pattern);
+  const p = global.body;
+  // A backreference compares case-insensitively only under the i flag.
+  const useFlag = (caseless || global.caseless) && BACKREFERENCE.test(pattern);
+  let out = global.prefix;
+  let ci = (caseless || global.caseless) && !useFlag;
   const stack: boolean[] = [];
   let i = 0;
-  const expand = (): boolean => ci && !caseless;
+  const expand = (): boolean => ci;
   while (i < p.length) {
     const c = p[i]!;
     if (c === '\\') {
@@ -189,13 +203,13 @@ export function translatePcre(pattern: string): TranslatedRegex {
           out += `[^${SPACE_CHARS}]`;
           break;
         case 'z':
-          out += '(?![\\s\\S])';
+          out += '$';
           break;
         case 'Z':
-          out += '(?=\\n?(?![\\s\\S]))';
+          out += '(?=\\n?$)';
           break;
         case 'A':
-          out += '(?<![\\s\\S])';
+          out += '^';
           break;
         case 'h':
           out += '[\\t \\xa0]';
@@ -208,7 +222,8 @@ export function translatePcre(pattern: string): TranslatedRegex {
           break;
         case 'x': {
           const [code, next] = readHex(p, i);
-          out += hexEscape(code);
+          const ch = String.fromCharCode(code);
+          out += expand() && isLetter(ch) ? `[${ch}${otherCase(ch)}]` : hexEscape(code);
           i = next;
           continue;
         }
@@ -240,7 +255,7 @@ export function translatePcre(pattern: string): TranslatedRegex {
     }
     if (c === '(') {
       if (p.startsWith('(?i)', i)) {
-        ci = true;
+        ci = !useFlag;
         i += 4;
         continue;
       }
@@ -259,7 +274,7 @@ export function translatePcre(pattern: string): TranslatedRegex {
       }
       stack.push(ci);
       if (p.startsWith('(?i:', i)) {
-        ci = true;
+        ci = !useFlag;
         out += '(?:';
         i += 4;
       } else if (p.startsWith('(?-i:', i)) {
@@ -312,21 +327,114 @@ export function translatePcre(pattern: string): TranslatedRegex {
     out += c;
     i++;
   }
-  return { source: out, flags: caseless ? 'is' : 's' };
+  return { source: splitLargeRepeats(out), flags: useFlag ? 'is' : 's' };
+}
+
+/** The largest bounded repeat V8's linear engine accepts. */
+const MAX_REPEAT = 16;
+
+/**
+ * `X{m,n}` without counted repeats V8's linear engine refuses: a single character as runs of at
+ * most MAX_REPEAT (`X{16}X{4}`), a group written out (`XX(?:X)?(?:X)?`). The same strings match.
+ */
+function splitRepeat(atom: string, min: number, max: number, lazy: string): string {
+  const group = atom.startsWith('(');
+  const step = group ? 1 : MAX_REPEAT;
+  let out = '';
+  for (let left = min; left > 0; left -= step) out += group ? atom : `${atom}{${Math.min(left, step)}}`;
+  if (max === Number.POSITIVE_INFINITY) return `${out}${atom}*${lazy}`;
+  for (let left = max - min; left > 0; left -= step) {
+    out += group ? `${atom}?${lazy}` : `${atom}{0,${Math.min(left, step)}}${lazy}`;
+  }
+  return out;
+}
+
+/** A counted repeat the linear engine refuses: over MAX_REPEAT, or of a group with quantifiers. */
+function needsSplit(atom: string, min: number, max: number): boolean {
+  const plain = atom.replace(/\\./g, '').replace(/\[[^\]]*\]/g, '');
+  if (/\((?!\?)/.test(plain)) return false; // copies would renumber capturing groups
+  const inner = plain.replace(/\(\?(?:[:=!]|<[=!])/g, '(');
+  if (min > MAX_REPEAT || (max > MAX_REPEAT && max !== Number.POSITIVE_INFINITY)) return true;
+  return atom.startsWith('(') && /[*+?{]/.test(inner) && max !== Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Rewrites bounded repeats over MAX_REPEAT in a translated source into runs that V8's linear
+ * engine accepts. Only atoms without capturing groups are split (a copy would renumber groups).
+ */
+export function splitLargeRepeats(src: string): string {
+  let out = '';
+  let atomStart = -1; // offset in `out` of the last complete atom
+  const groups: number[] = [];
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i]!;
+    if (c === '\\') {
+      const len = src[i + 1] === 'x' ? 4 : src[i + 1] === 'u' ? 6 : 2;
+      atomStart = out.length;
+      out += src.slice(i, i + len);
+      i += len;
+    } else if (c === '[') {
+      const end = jsClassEnd(src, i);
+      atomStart = out.length;
+      out += src.slice(i, end + 1);
+      i = end + 1;
+    } else if (c === '(') {
+      groups.push(out.length);
+      out += c;
+      i++;
+      atomStart = -1;
+    } else if (c === ')') {
+      atomStart = groups.pop() ?? -1;
+      out += c;
+      i++;
+    } else if (c === '{') {
+      const m = /^\{(\d+)(,(\d*))?\}(\??)/.exec(src.slice(i, i + 24));
+      if (!m || atomStart < 0) {
+        out += c;
+        i++;
+        continue;
+      }
+      const min = Number(m[1]);
+      const max = m[2] === undefined ? min : m[3] === '' ? Number.POSITIVE_INFINITY : Number(m[3]);
+      const atom = out.slice(atomStart);
+      if (needsSplit(atom, min, max) && (!atom.startsWith('(') || (max - min <= 64 && min <= 64))) {
+        out = out.slice(0, atomStart) + splitRepeat(atom, min, max, m[4]!);
+      } else out += m[0];
+      i += m[0].length;
+      atomStart = -1;
+    } else {
+      atomStart = c === '|' || c === '*' || c === '+' || c === '?' ? -1 : out.length;
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** Index of the `]` closing the JS class opened at `start` (no POSIX classes any more). */
+function jsClassEnd(src: string, start: number): number {
+  let i = start + 1;
+  if (src[i] === '^') i++;
+  for (; i < src.length; i++) {
+    if (src[i] === '\\') i++;
+    else if (src[i] === ']') return i;
+  }
+  return src.length - 1;
 }
 
 const cache = new Map<string, RegExp>();
 
 /** Translates and compiles a PCRE pattern; identical patterns share one RegExp. */
-export function compilePcre(pattern: string, extraFlags = ''): RegExp {
-  const key = `${extraFlags}/${pattern}`;
+export function compilePcre(pattern: string, caseless: '' | 'i' = ''): RegExp {
+  const key = `${caseless}/${pattern}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const { source, flags } = translatePcre(pattern);
+  linearEngine();
+  const { source, flags } = translatePcre(pattern, caseless === 'i');
   let re: RegExp;
   try {
-    const all = new Set([...flags, ...extraFlags]);
-    re = new RegExp(source, [...all].join(''));
+    re = new RegExp(source, flags);
   } catch (err) {
     throw new RuleCompileError(`regex does not compile: ${(err as Error).message}`);
   }
