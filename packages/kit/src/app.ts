@@ -12,6 +12,7 @@ import { notFound } from './errors.ts';
 import { type RouteIndex, trackRoutes } from './method-not-allowed.ts';
 import type { Metrics } from './metrics.ts';
 import { filterOpenApi } from './openapi.ts';
+import { parseQueryString, refuseUnstorableRequestText } from './request-text.ts';
 import { formatSchemaErrors } from './schema-errors.ts';
 
 export interface AppDeps {
@@ -53,11 +54,13 @@ export async function createApp(deps: AppDeps, services: readonly ServiceModule[
     ajv: { customOptions: { keywords: ['x-message'], verbose: true } },
     schemaErrorFormatter: formatSchemaErrors,
     forceCloseConnections: 'idle',
+    routerOptions: { querystringParser: parseQueryString },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('deps', deps);
   app.decorateRequest('auth', undefined);
   app.decorate('routeIndex', trackRoutes(app));
+  refuseUnstorableRequestText(app);
 
   await app.register(swagger, {
     openapi: {

@@ -16,7 +16,17 @@ export { createLogger, type Logger, loggerOptions, redactUrl } from './log.ts';
 export { createMetrics, type Metrics } from './metrics.ts';
 export { pageHeaders } from './page-headers.ts';
 export { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
+export { acceptFormBodies, parseQueryString } from './request-text.ts';
 export { SignInThrottle, type ThrottleLimits } from './sign-in-throttle.ts';
+export {
+  findUnstorableText,
+  printableName,
+  rejectUnstorableText,
+  type TextSource,
+  textProblem,
+  type UnstorableText,
+  unstorableTextError,
+} from './storable-text.ts';
 export {
   generateToken,
   hashToken,
@@ -26,4 +36,11 @@ export {
   tokenHint,
   tokenKindOf,
 } from './tokens.ts';
+export {
+  type ParsedUrlEncoded,
+  parseUrlEncoded,
+  type UrlEncodedProblem,
+  type UrlEncodedValues,
+} from './url-encoded.ts';
+export { decodeUtf8, firstInvalidUtf8Byte } from './utf8.ts';
 export { API_VERSION, requireVersionHeader } from './version-header.ts';

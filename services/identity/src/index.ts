@@ -1,6 +1,5 @@
-import type { AppDeps, ResolveBearer, ServiceModule } from '@cairn/kit';
+import { type AppDeps, acceptFormBodies, type ResolveBearer, type ServiceModule } from '@cairn/kit';
 import cookie from '@fastify/cookie';
-import formbody from '@fastify/formbody';
 import { type BearerResolver, createBearerResolver } from './auth/resolve-bearer.ts';
 import { consoleRoutes } from './console/routes.ts';
 import type { IdentityDeps } from './deps.ts';
@@ -65,7 +64,7 @@ export function createIdentity(app: Pick<AppDeps, 'db' | 'clock' | 'config'>): I
       migrations: identityMigrations,
       plugin: async (app) => {
         await app.register(cookie);
-        await app.register(formbody, { bodyLimit: 64 * 1024 });
+        acceptFormBodies(app);
         await app.register(usersApiRoutes(deps, resolveBearer));
         await app.register(oauthRoutes(deps, issuer));
         await app.register(accountRoutes(deps, issuer));
