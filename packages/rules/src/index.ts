@@ -34,7 +34,7 @@ export type {
 } from './functions/definition.ts';
 export { filterFunctions, standardFunctions } from './functions/index.ts';
 export { type HttpSchemeOptions, httpRequestFields, httpRequestScheme } from './http/fields.ts';
-export { createRequestContext, type HttpRequestInput } from './http/request-context.ts';
+export { createRequestContext, type GeoInput, type HttpRequestInput } from './http/request-context.ts';
 export {
   normalizeRequestTarget,
   normalizeUrlPath,

@@ -5,7 +5,7 @@
 //   r.decision; r.matchedRules; r.anomalyScore;
 
 export type { EngineConfig } from './engine/config.ts';
-export type { WafRequest } from './engine/request-data.ts';
+export type { GeoLookup, GeoRecord, WafRequest } from './engine/request-data.ts';
 export type { MatchedRule } from './engine/transaction.ts';
 export { SecLangError } from './errors.ts';
 export {

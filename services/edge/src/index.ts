@@ -7,6 +7,7 @@ import { dashboardRoutes } from './dashboard/routes.ts';
 import type { EdgeDeps } from './deps.ts';
 import { EdgeEngine } from './engine/engine.ts';
 import { EventRecorder } from './events/recorder.ts';
+import { geoDatabase } from './geo/database.ts';
 import { Catalogue } from './managed/catalogue.ts';
 import { edgeMigrations } from './migrations.ts';
 import { loadProxyConfig, type ProxyConfig } from './proxy/config.ts';
@@ -77,8 +78,15 @@ export { buildDashboardUi } from './dashboard/build.ts';
 export { createDashboardUser, resetDashboardPassword } from './dashboard/service.ts';
 export { type DashboardUser, listUsers as listDashboardUsers } from './dashboard/store.ts';
 export type { EdgeDeps } from './deps.ts';
-export { CONFIG_CHANNEL, EdgeEngine, type Verdict, type ZonePlan } from './engine/index.ts';
+export {
+  CONFIG_CHANNEL,
+  EdgeEngine,
+  type EdgeRequest,
+  type Verdict,
+  type ZonePlan,
+} from './engine/index.ts';
 export { EventRecorder } from './events/recorder.ts';
+export { GeoDatabase, type GeoDatabaseInfo, type GeoInfo, geoDatabase } from './geo/database.ts';
 export { type LegacyWafConfig, readLegacyWafConfig } from './legacy-config.ts';
 export { Catalogue, EDGE_MANAGED_RULESET_ID, OWASP_RULESET_ID } from './managed/catalogue.ts';
 export { ANOMALY_RULE_ID, DEFAULT_SCORE_THRESHOLD } from './managed/owasp.ts';
@@ -110,7 +118,7 @@ export function createEdge(
   catalogue.announce(app.log);
   const deps: EdgeDeps = { db: app.db, clock: app.clock, log: app.log, catalogue };
   const engine = new EdgeEngine(
-    { db: app.db, catalogue, log: app.log },
+    { db: app.db, catalogue, log: app.log, geo: (address) => geoDatabase().lookup(address) },
     {
       crsDir: config.crsDir,
       bodyLimit: proxyConfig.bodyLimit,
@@ -137,6 +145,7 @@ export function createEdge(
     buildDashboard: () => buildDashboardUi({ quiet: true }),
     async startProxy(listen) {
       if (proxy) return proxy;
+      geoDatabase(); // read the IP database now (~0.4 s), not on the first request that needs it
       await engine.start();
       recorder.start();
       proxy = await createEdgeProxy({ engine, recorder, clock: app.clock, log: app.log }, proxyConfig).listen(

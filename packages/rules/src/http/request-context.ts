@@ -43,22 +43,8 @@ export interface HttpRequestInput {
   readonly port?: number;
   /** Arrival time in milliseconds since the epoch (pass the service clock's time). */
   readonly timestamp?: number;
-  readonly geo?: {
-    readonly country?: string;
-    readonly continent?: string;
-    readonly asnum?: number;
-    readonly city?: string;
-    readonly region?: string;
-    readonly regionCode?: string;
-    readonly subdivision1?: string;
-    readonly subdivision2?: string;
-    readonly postalCode?: string;
-    readonly metroCode?: string;
-    readonly lat?: string;
-    readonly lon?: string;
-    readonly timezone?: string;
-    readonly isInEuropeanUnion?: boolean;
-  };
+  /** The client's location: values, or a function looking them up on first use of a geo field. */
+  readonly geo?: GeoInput | (() => GeoInput | undefined);
   readonly scores?: {
     readonly waf?: number;
     readonly sqli?: number;
@@ -77,6 +63,23 @@ export interface HttpRequestInput {
   readonly fields?: Readonly<Record<string, unknown>>;
 }
 
+export interface GeoInput {
+  readonly country?: string;
+  readonly continent?: string;
+  readonly asnum?: number;
+  readonly city?: string;
+  readonly region?: string;
+  readonly regionCode?: string;
+  readonly subdivision1?: string;
+  readonly subdivision2?: string;
+  readonly postalCode?: string;
+  readonly metroCode?: string;
+  readonly lat?: string;
+  readonly lon?: string;
+  readonly timezone?: string;
+  readonly isInEuropeanUnion?: boolean;
+}
+
 type Compute = (r: RequestView) => unknown;
 
 /** A header name as sent equals `lower`, ignoring ASCII case. */
@@ -92,6 +95,7 @@ class RequestView {
   private argParts?: Pairs;
   private formParts?: Pairs;
   private bodyBytes?: string;
+  private geoValues?: GeoInput | null;
 
   constructor(readonly input: HttpRequestInput) {}
 
@@ -133,6 +137,13 @@ class RequestView {
     if (this.input.rawUrl === undefined) return this.args;
     this.rawArgParts ??= splitPairs(this.rawUrl.query, '&', false);
     return this.rawArgParts;
+  }
+  get geo(): GeoInput | undefined {
+    if (this.geoValues === undefined) {
+      const g = this.input.geo;
+      this.geoValues = (typeof g === 'function' ? g() : g) ?? null;
+    }
+    return this.geoValues ?? undefined;
   }
   get body(): string | undefined {
     const b = this.input.body;
@@ -209,20 +220,20 @@ const COMPUTE: Readonly<Record<string, Compute>> = {
     r.input.timestamp === undefined ? undefined : Math.floor(r.input.timestamp / 1000),
   'http.request.timestamp.msec': (r) =>
     r.input.timestamp === undefined ? undefined : Math.floor(r.input.timestamp) % 1000,
-  'ip.src.country': (r) => r.input.geo?.country,
-  'ip.src.continent': (r) => r.input.geo?.continent,
-  'ip.src.asnum': (r) => r.input.geo?.asnum,
-  'ip.src.city': (r) => r.input.geo?.city,
-  'ip.src.region': (r) => r.input.geo?.region,
-  'ip.src.region_code': (r) => r.input.geo?.regionCode,
-  'ip.src.subdivision_1_iso_code': (r) => r.input.geo?.subdivision1,
-  'ip.src.subdivision_2_iso_code': (r) => r.input.geo?.subdivision2,
-  'ip.src.postal_code': (r) => r.input.geo?.postalCode,
-  'ip.src.metro_code': (r) => r.input.geo?.metroCode,
-  'ip.src.lat': (r) => r.input.geo?.lat,
-  'ip.src.lon': (r) => r.input.geo?.lon,
-  'ip.src.timezone.name': (r) => r.input.geo?.timezone,
-  'ip.src.is_in_european_union': (r) => r.input.geo?.isInEuropeanUnion,
+  'ip.src.country': (r) => r.geo?.country,
+  'ip.src.continent': (r) => r.geo?.continent,
+  'ip.src.asnum': (r) => r.geo?.asnum,
+  'ip.src.city': (r) => r.geo?.city,
+  'ip.src.region': (r) => r.geo?.region,
+  'ip.src.region_code': (r) => r.geo?.regionCode,
+  'ip.src.subdivision_1_iso_code': (r) => r.geo?.subdivision1,
+  'ip.src.subdivision_2_iso_code': (r) => r.geo?.subdivision2,
+  'ip.src.postal_code': (r) => r.geo?.postalCode,
+  'ip.src.metro_code': (r) => r.geo?.metroCode,
+  'ip.src.lat': (r) => r.geo?.lat,
+  'ip.src.lon': (r) => r.geo?.lon,
+  'ip.src.timezone.name': (r) => r.geo?.timezone,
+  'ip.src.is_in_european_union': (r) => r.geo?.isInEuropeanUnion,
   'cf.waf.score': (r) => r.input.scores?.waf,
   'cf.waf.score.sqli': (r) => r.input.scores?.sqli,
   'cf.waf.score.xss': (r) => r.input.scores?.xss,

@@ -17,7 +17,25 @@ export interface WafRequest {
   remoteAddr?: string;
   remotePort?: number;
   body?: Buffer | Uint8Array | string;
+  /** The geolocation database @geoLookup consults (none: @geoLookup never matches). */
+  geoLookup?: GeoLookup;
 }
+
+/** What @geoLookup puts in the GEO collection; absent fields are left out. */
+export interface GeoRecord {
+  countryCode?: string;
+  countryCode3?: string;
+  countryName?: string;
+  continent?: string;
+  region?: string;
+  city?: string;
+  postalCode?: string;
+  latitude?: number;
+  longitude?: number;
+}
+
+/** An IP address (text) → its record, or undefined when the database does not know it. */
+export type GeoLookup = (address: string) => GeoRecord | undefined;
 
 export interface RequestData {
   method: string;

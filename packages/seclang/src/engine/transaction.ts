@@ -7,7 +7,7 @@ import { EntryList } from './collections/entry-list.ts';
 import type { PersistentStore } from './collections/persistent-store.ts';
 import { VarCollection } from './collections/var-collection.ts';
 import type { RuleEngineMode } from './config.ts';
-import { parseRequestData, type RequestData, type WafRequest } from './request-data.ts';
+import { type GeoLookup, parseRequestData, type RequestData, type WafRequest } from './request-data.ts';
 import type { RuleSet } from './ruleset.ts';
 import type { TargetValues } from './targets.ts';
 import type { ValueRec } from './transform-chain.ts';
@@ -58,6 +58,9 @@ export class Transaction {
   multipartFilename = '';
   multipartName = '';
   xml: { root: string; attributes: string[] } | undefined;
+  /** GEO, filled by @geoLookup from `geoLookup` (the request's database). */
+  readonly geo = new EntryList();
+  readonly geoLookup: GeoLookup | undefined;
 
   // ctl: state
   ruleEngine: RuleEngineMode;
@@ -90,6 +93,7 @@ export class Transaction {
     this.ruleset = ruleset;
     this.store = store;
     this.data = parseRequestData(request, ruleset.config.argumentSeparator);
+    this.geoLookup = request.geoLookup;
     this.args = this.data.argsGet;
     this.uniqueId = uniqueId;
     this.startedAt = performance.now();

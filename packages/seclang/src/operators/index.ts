@@ -3,6 +3,7 @@
 import type { OperatorDef } from '../types.ts';
 import { detectSQLi } from './detect-sqli.ts';
 import { detectXSS } from './detect-xss.ts';
+import { geoLookup } from './geo-lookup.ts';
 import { ipMatch } from './ip-match.ts';
 import { ipMatchF, ipMatchFromFile } from './ip-match-from-file.ts';
 import { eq, ge, gt, le, lt } from './numeric.ts';
@@ -10,7 +11,7 @@ import { pm } from './pm.ts';
 import { pmFromFile, pmf } from './pm-from-file.ts';
 import { rx } from './rx.ts';
 import { beginsWith, contains, containsWordOp, endsWith, streq, strmatch, within } from './string-compare.ts';
-import { geoLookup, noMatch, rbl, unconditionalMatch } from './stubs.ts';
+import { noMatch, rbl, unconditionalMatch } from './stubs.ts';
 import { validateByteRange } from './validate-byte-range.ts';
 import { validateUrlEncoding } from './validate-url-encoding.ts';
 import { validateUtf8Encoding } from './validate-utf8-encoding.ts';

@@ -1,9 +1,8 @@
-// geoLookup and rbl: need a GeoIP database or DNS, neither of which the engine consults; they
-// never match (as ModSecurity without a database). unconditionalMatch / noMatch: always / never.
-// Example: SecRule REMOTE_ADDR "@geoLookup" "id:1,chain"
+// rbl: needs DNS, which the engine does not consult; it never matches (as ModSecurity without a
+// resolver). unconditionalMatch / noMatch: always / never.
+// Example: SecRule REMOTE_ADDR "@rbl sbl-xbl.spamhaus.org" "id:1,deny"
 import type { OperatorDef } from '../types.ts';
 
-export const geoLookup: OperatorDef = { name: 'geoLookup', compile: () => () => false };
 export const rbl: OperatorDef = { name: 'rbl', compile: () => () => false };
 export const unconditionalMatch: OperatorDef = { name: 'unconditionalMatch', compile: () => () => true };
 export const noMatch: OperatorDef = { name: 'noMatch', compile: () => () => false };

@@ -4,6 +4,7 @@ import type { VariableDef } from '../types.ts';
 import * as args from './args.ts';
 import * as connection from './connection.ts';
 import * as files from './files.ts';
+import * as geo from './geo.ts';
 import * as matched from './matched.ts';
 import * as multipart from './multipart.ts';
 import * as body from './request-body.ts';
@@ -29,7 +30,7 @@ function isVariable(v: unknown): v is VariableDef {
   return typeof v === 'object' && v !== null && 'kind' in v && 'entries' in v;
 }
 
-for (const mod of [args, connection, files, matched, multipart, body, headers, line, tx]) {
+for (const mod of [args, connection, files, geo, matched, multipart, body, headers, line, tx]) {
   for (const value of Object.values(mod)) if (isVariable(value)) registerVariable(value);
 }
 for (const def of [XML, ...multipart.multipartFlagVariables, ...responseVariables]) registerVariable(def);

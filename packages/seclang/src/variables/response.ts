@@ -1,4 +1,4 @@
-// Response-side variables and GEO/ENV. This engine inspects requests only (phases 1 and 2), so
+// Response-side variables and ENV. This engine inspects requests only (phases 1 and 2), so
 // these exist for loading the response rule files and are always empty.
 // Example: SecRule RESPONSE_BODY "@rx error" "id:1,phase:4"
 import { empty } from './define.ts';
@@ -11,7 +11,6 @@ export const responseVariables = [
   'RESPONSE_CONTENT_TYPE',
   'RESPONSE_CONTENT_LENGTH',
   'RESPONSE_PROTOCOL',
-  'GEO',
   'ENV',
   'WEBSERVER_ERROR_LOG',
 ].map(empty);

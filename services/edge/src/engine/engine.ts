@@ -1,5 +1,6 @@
 import type { Db, Logger } from '@cairn/kit';
 import { findZone, findZoneByName } from '../api/zones/store.ts';
+import type { GeoInfo } from '../geo/database.ts';
 import type { Catalogue } from '../managed/catalogue.ts';
 import { CrsEngines } from './crs-engines.ts';
 import { engineScheme } from './expressions.ts';
@@ -41,7 +42,13 @@ export class EdgeEngine {
   compiles = 0;
 
   constructor(
-    private readonly deps: { db: Db; catalogue: Catalogue; log: Logger },
+    private readonly deps: {
+      db: Db;
+      catalogue: Catalogue;
+      log: Logger;
+      /** IP geolocation (ip.src.country, ip.src.asnum…, @geoLookup); none: those fields are empty. */
+      geo?: (address: string) => GeoInfo | undefined;
+    },
     readonly options: EngineOptions,
   ) {
     this.engines = new CrsEngines({
@@ -140,6 +147,6 @@ export class EdgeEngine {
   }
 
   evaluate(plan: ZonePlan, request: EdgeRequest): Verdict {
-    return evaluatePlan(plan, new RequestView(request, engineScheme()));
+    return evaluatePlan(plan, new RequestView(request, engineScheme(), this.deps.geo));
   }
 }

@@ -1,5 +1,6 @@
 import { createRequestContext, type ExecutionContext, type Scheme } from '@cairn/rules';
-import type { WafRequest } from '@cairn/seclang';
+import type { GeoLookup, WafRequest } from '@cairn/seclang';
+import type { GeoInfo } from '../geo/database.ts';
 
 /**
  * One request as the data plane hands it to the engine: the request line, the raw headers, the client,
@@ -42,7 +43,17 @@ export class RequestView {
   constructor(
     readonly request: EdgeRequest,
     private readonly scheme: Scheme,
+    private readonly geo?: (address: string) => GeoInfo | undefined,
   ) {}
+
+  /** The client's location, looked up when a rule first reads a geo field. */
+  private readonly geoOfClient = () => this.geo?.(this.request.ip);
+
+  /** @geoLookup's view of the same database. */
+  private readonly geoLookup: GeoLookup = (address) => {
+    const g = this.geo?.(address);
+    return g && { countryCode: g.country, continent: g.continent };
+  };
 
   get rules(): ExecutionContext {
     const r = this.request;
@@ -57,6 +68,7 @@ export class RequestView {
       port: r.port,
       timestamp: r.timestamp,
       rayId: r.rayId,
+      geo: this.geoOfClient,
       zone: { name: r.zone.name, plan: PLAN_CODES[r.zone.plan] ?? r.zone.plan },
       ...(r.body ? { body: r.body, bodyTruncated: r.bodyTruncated } : {}),
     });
@@ -82,6 +94,7 @@ export class RequestView {
       httpVersion: r.httpVersion,
       headers: this.headers,
       remoteAddr: r.ip,
+      geoLookup: this.geoLookup,
       ...(r.body ? { body: r.body } : {}),
     };
     return this.secLang;
