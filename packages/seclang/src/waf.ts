@@ -28,6 +28,8 @@ export interface EvaluationResult {
   timedOut?: boolean;
   bodyError?: string;
   bodyLimitExceeded?: boolean;
+  /** Which body limit the request passed, and the limit in bytes. */
+  bodyLimitMessage?: string;
   durationMs: number;
 }
 
@@ -69,8 +71,9 @@ export class Waf {
       `${Date.now().toString(36)}.${(++counter).toString(36)}`,
     );
     const budget = new CpuBudget(this.options.timeBudgetMs);
+    let limitMessage: string | undefined;
     if (tx.ruleEngine !== 'Off' && runPhase(tx, 1, budget)) {
-      processRequestBody(tx);
+      limitMessage = processRequestBody(tx);
       if (!tx.intervention) runPhase(tx, 2, budget);
     }
     const scores = readScores(tx);
@@ -99,6 +102,7 @@ export class Waf {
     }
     if (tx.bodyError) result.bodyError = tx.bodyErrorMessage;
     if (tx.inboundDataError) result.bodyLimitExceeded = true;
+    if (limitMessage) result.bodyLimitMessage = limitMessage;
     return result;
   }
 }

@@ -1,6 +1,8 @@
 // JSON: arguments named as ModSecurity v3 does: `json.a.b` for objects, `json.a.0` for array
 // items; strings as UTF-8 bytes, numbers and booleans as text, null as ''. Depth and argument
-// count are limited; a parse error sets REQBODY_ERROR.
+// count are limited; a parse error sets REQBODY_ERROR, and so do bytes that are not UTF-8 (as
+// yajl refuses them in ModSecurity: "invalid bytes in UTF8 string").
+import { isUtf8 } from 'node:buffer';
 import { EntryList } from '../engine/collections/entry-list.ts';
 import type { BodyParser } from './types.ts';
 import { toBinary } from './types.ts';
@@ -10,9 +12,13 @@ class LimitError extends Error {}
 export const json: BodyParser = {
   name: 'JSON',
   parse(body, _contentType, config) {
+    const bytes = Buffer.from(body, 'latin1');
+    if (!isUtf8(bytes)) {
+      return { args: new EntryList(), error: 'JSON parsing error: invalid bytes in UTF8 string' };
+    }
     let doc: unknown;
     try {
-      doc = JSON.parse(toText(body));
+      doc = JSON.parse(bytes.toString('utf8'));
     } catch (err) {
       return { args: new EntryList(), error: `JSON parsing error: ${(err as Error).message}` };
     }
@@ -40,7 +46,3 @@ export const json: BodyParser = {
     return { args };
   },
 };
-
-function toText(body: string): string {
-  return Buffer.from(body, 'latin1').toString('utf8');
-}

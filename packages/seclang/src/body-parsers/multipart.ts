@@ -1,6 +1,7 @@
 // MULTIPART: `multipart/form-data` bodies. Fields become ARGS_POST, file parts FILES (field → file
 // name) and FILES_SIZES; every part's header lines go to MULTIPART_PART_HEADERS. The strictness
-// checks set the MULTIPART_* flags that MULTIPART_STRICT_ERROR summarises.
+// checks set the MULTIPART_* flags that MULTIPART_STRICT_ERROR summarises. Everything but the
+// file parts' data counts toward SecRequestBodyNoFilesLimit: past it no further field is read.
 import { EntryList } from '../engine/collections/entry-list.ts';
 import type { BodyParser, BodyResult } from './types.ts';
 
@@ -90,7 +91,12 @@ function splitLines(body: string): Line[] {
   }
 }
 
-export function parseMultipart(body: string, contentType: string, argumentsLimit: number): BodyResult {
+export function parseMultipart(
+  body: string,
+  contentType: string,
+  argumentsLimit: number,
+  noFilesLimit = Number.POSITIVE_INFINITY,
+): BodyResult {
   const flags = new Map<string, number>();
   const flag = (f: string) => flags.set(f, 1);
   const result: BodyResult = {
@@ -116,6 +122,8 @@ export function parseMultipart(body: string, contentType: string, argumentsLimit
   let data: string[] = [];
   let error: string | undefined;
   let files = 0;
+  let fileBytes = 0;
+  let lineStart = 0; // bytes read, up to the end of the current line
 
   const finishPart = (): void => {
     const raw = headers;
@@ -137,6 +145,10 @@ export function parseMultipart(body: string, contentType: string, argumentsLimit
     for (const h of folded) result.partHeaders!.add(name, h);
     const value = data.join('');
     result.lastName = name;
+    if (disposition.filename !== undefined) fileBytes += value.length;
+    // Bytes read so far that are not file data: delimiters, part headers, fields.
+    if (lineStart - fileBytes > noFilesLimit) result.noFilesLimitExceeded = true;
+    if (result.noFilesLimitExceeded) return;
     if (disposition.filename !== undefined) {
       if (++files > FILE_LIMIT) {
         flag('MULTIPART_FILE_LIMIT_EXCEEDED');
@@ -152,6 +164,7 @@ export function parseMultipart(body: string, contentType: string, argumentsLimit
   };
 
   for (const line of splitLines(body)) {
+    lineStart += line.text.length + (line.crlf ? 2 : 1);
     const isDelimiter = line.text.startsWith(delimiter);
     const rest = isDelimiter ? line.text.slice(delimiter.length) : '';
     const closing = isDelimiter && rest.startsWith('--');
@@ -206,5 +219,6 @@ export function parseMultipart(body: string, contentType: string, argumentsLimit
 
 export const multipart: BodyParser = {
   name: 'MULTIPART',
-  parse: (body, contentType, config) => parseMultipart(body, contentType, config.argumentsLimit),
+  parse: (body, contentType, config) =>
+    parseMultipart(body, contentType, config.argumentsLimit, config.requestBodyNoFilesLimit),
 };

@@ -15,6 +15,8 @@ export interface BodyResult {
   flags?: Map<string, number>;
   lastFilename?: string;
   lastName?: string;
+  /** Multipart: the parts that are not files passed SecRequestBodyNoFilesLimit (args stop there). */
+  noFilesLimitExceeded?: boolean;
 }
 
 export interface BodyParser {

@@ -5,12 +5,28 @@
 import { getBodyParser } from '../body-parsers/index.ts';
 import type { Transaction } from './transaction.ts';
 
-export function processRequestBody(tx: Transaction): void {
+/**
+ * Multipart fields (everything but file data) past SecRequestBodyNoFilesLimit: rejected (413), or
+ * with ProcessPartial inspected up to the limit (the parser read no field past it).
+ */
+function noFilesLimitExceeded(tx: Transaction): string {
+  const limit = tx.ruleset.config.requestBodyNoFilesLimit;
+  tx.inboundDataError = 1;
+  if (tx.ruleset.config.requestBodyLimitAction === 'Reject') {
+    const intervention = { action: 'deny' as const, status: 413, ruleId: 0 };
+    if (tx.ruleEngine === 'On') tx.intervention = intervention;
+    else tx.detectedIntervention ??= intervention;
+  }
+  return `Request body excluding files is bigger than the maximum expected (${limit} bytes)`;
+}
+
+/** Applies the limits and parses the body; returns the message of a limit the body passed. */
+export function processRequestBody(tx: Transaction): string | undefined {
   const raw = tx.data.body;
   const config = tx.ruleset.config;
   if (raw === undefined || raw.length === 0 || !tx.requestBodyAccess) {
     tx.bodyArgsReady();
-    return;
+    return undefined;
   }
   const processor = tx.bodyProcessor;
   const limit =
@@ -18,13 +34,15 @@ export function processRequestBody(tx: Transaction): void {
       ? config.requestBodyLimit
       : Math.min(config.requestBodyLimit, config.requestBodyNoFilesLimit);
   let body = raw;
+  let exceeded: string | undefined;
   if (raw.length > limit) {
     tx.inboundDataError = 1;
+    exceeded = `Request body is bigger than the maximum expected (${limit} bytes)`;
     if (config.requestBodyLimitAction === 'Reject') {
       const intervention = { action: 'deny' as const, status: 413, ruleId: 0 };
       if (tx.ruleEngine === 'On') {
         tx.intervention = intervention;
-        return;
+        return exceeded;
       }
       tx.detectedIntervention ??= intervention;
     }
@@ -47,6 +65,8 @@ export function processRequestBody(tx: Transaction): void {
     if (result.flags) tx.multipartFlags = result.flags;
     if (result.lastFilename !== undefined) tx.multipartFilename = result.lastFilename;
     if (result.lastName !== undefined) tx.multipartName = result.lastName;
+    if (result.noFilesLimitExceeded) exceeded = noFilesLimitExceeded(tx);
   }
   tx.bodyArgsReady();
+  return exceeded;
 }

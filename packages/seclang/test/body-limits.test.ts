@@ -1,0 +1,94 @@
+// ModSecurity's body limits and body errors: multipart fields count toward
+// SecRequestBodyNoFilesLimit (file data does not), and JSON that is not UTF-8 is a body error.
+import { describe, expect, it } from 'vitest';
+import { BASE_CONFIG } from '../src/base-config.ts';
+import { loadRules, type WafRequest } from '../src/index.ts';
+import { post } from './fixtures.ts';
+
+const RULES = `${BASE_CONFIG}
+SecDefaultAction "phase:2,log,pass"
+SecRule ARGS:late "@rx ." "id:10,phase:2,deny,status:403"
+`;
+
+function multipart(parts: Array<{ name: string; value: string; filename?: string }>): WafRequest {
+  const body =
+    parts
+      .map(
+        (p) =>
+          `--b0undary\r\nContent-Disposition: form-data; name="${p.name}"` +
+          `${p.filename ? `; filename="${p.filename}"` : ''}\r\n\r\n${p.value}\r\n`,
+      )
+      .join('') + '--b0undary--\r\n';
+  return post('/upload', 'multipart/form-data; boundary=b0undary', body);
+}
+
+const TEXT_200K = 'All work and no play makes Jack a dull boy. '.repeat(4_700);
+
+describe('SecRequestBodyNoFilesLimit on multipart bodies', () => {
+  it('refuses 200 KB of multipart text with 413, naming the limit', () => {
+    const r = loadRules(RULES).evaluate(multipart([{ name: 'essay', value: TEXT_200K }]));
+    expect(r.decision).toBe('block');
+    expect(r.status).toBe(413);
+    expect(r.bodyLimitExceeded).toBe(true);
+    expect(r.bodyLimitMessage).toBe(
+      'Request body excluding files is bigger than the maximum expected (131072 bytes)',
+    );
+  });
+
+  it('does not count file data: a 200 KB upload beside small fields passes', () => {
+    const r = loadRules(RULES).evaluate(
+      multipart([
+        { name: 'title', value: 'holiday' },
+        { name: 'photo', value: TEXT_200K, filename: 'notes.txt' },
+      ]),
+    );
+    expect(r.decision).toBe('allow');
+    expect(r.bodyLimitExceeded).toBeUndefined();
+  });
+
+  it('with ProcessPartial, inspects the fields up to the limit and reads none past it', () => {
+    const partial = `${RULES}\nSecRequestBodyLimitAction ProcessPartial\n`;
+    const over = multipart([
+      { name: 'essay', value: TEXT_200K },
+      { name: 'late', value: 'x' },
+    ]);
+    const r = loadRules(partial).evaluate(over);
+    expect(r.decision).toBe('allow');
+    expect(r.bodyLimitExceeded).toBe(true);
+    const within = multipart([
+      { name: 'essay', value: 'short' },
+      { name: 'late', value: 'x' },
+    ]);
+    expect(
+      loadRules(partial)
+        .evaluate(within)
+        .matchedRules.map((m) => m.id),
+    ).toEqual([10]);
+  });
+});
+
+describe('invalid UTF-8 in JSON', () => {
+  const json = (bytes: Buffer): WafRequest => ({
+    ...post('/api', 'application/json', ''),
+    headers: [
+      ['Host', 'api.example.com'],
+      ['Content-Type', 'application/json'],
+    ],
+    body: bytes,
+  });
+
+  it('is a body error (400 by rule 200002), as yajl refuses it in ModSecurity', () => {
+    for (const bad of [[0xff], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
+      const body = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from(bad), Buffer.from('"}')]);
+      const r = loadRules(RULES).evaluate(json(body));
+      expect(r.bodyError).toBe('JSON parsing error: invalid bytes in UTF8 string');
+      expect(r).toMatchObject({ decision: 'block', status: 400, ruleId: 200002 });
+    }
+  });
+
+  it('accepts valid multi-byte UTF-8', () => {
+    const r = loadRules(RULES).evaluate(json(Buffer.from('{"name":"café 🏔"}', 'utf8')));
+    expect(r.bodyError).toBeUndefined();
+    expect(r.decision).toBe('allow');
+  });
+});
