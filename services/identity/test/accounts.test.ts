@@ -125,6 +125,31 @@ describe('accounts', () => {
     expect(res2.location).toBe('/account/apps');
   });
 
+  it.each(['%2F%09%2Fevil.example%2Fpwned', '%2F%09%5Cevil.example', '%2F..%2F%2Fevil.example'])(
+    'refuses the return address %s after sign-in and after sign-up (browsers would leave the site)',
+    async (returnTo) => {
+      const client = new FormClient(f.baseUrl);
+      const page = await client.get(`/account/signin?return_to=${returnTo}`);
+      expect(hiddenFields(page.text).return_to).toBe('/account/apps');
+      const signIn = await client.post('/account/signin', {
+        ...hiddenFields(page.text),
+        return_to: decodeURIComponent(returnTo),
+        email: f.email,
+        password: PASSWORD,
+      });
+      expect(signIn.location).toBe('/account/apps');
+      const signUp = await client.post('/account/signup', {
+        ...hiddenFields(page.text),
+        return_to: decodeURIComponent(returnTo),
+        display_name: 'Tab Tester',
+        email: `tab-${returnTo.length}@example.com`,
+        password: 'a long enough password',
+      });
+      expect(signUp.status).toBe(303);
+      expect(signUp.location).toBe('/account/apps');
+    },
+  );
+
   it('signs out', async () => {
     const client = await signedInClient(f);
     const apps = await client.get('/account/apps');

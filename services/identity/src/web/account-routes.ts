@@ -6,7 +6,8 @@ import { findLiveApp } from '../apps/service.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { renderPageError } from './page-errors.ts';
 import { connectedAppsPage, errorPage, signInPage, signUpPage } from './pages.ts';
-import { checkCsrf, csrfToken, field, pageHeaders, safeReturnTo } from './security.ts';
+import { returnAddress } from './return-address.ts';
+import { checkCsrf, csrfToken, field, pageHeaders } from './security.ts';
 import { currentPerson, endSession, startSession } from './session.ts';
 
 /** The app an authorization request names, so the sign-in page can say who is asking. */
@@ -28,7 +29,7 @@ export function accountRoutes(deps: IdentityDeps, publicUrl: string) {
   return async function accounts(app: FastifyInstance) {
     app.setErrorHandler(renderPageError);
     app.get('/account/signin', hide, async (request, reply) => {
-      const returnTo = safeReturnTo(field(request.query, 'return_to'));
+      const returnTo = returnAddress(field(request.query, 'return_to'));
       pageHeaders(reply);
       const appAsking = await appOfReturnTo(deps, returnTo);
       return reply.send(
@@ -46,7 +47,7 @@ export function accountRoutes(deps: IdentityDeps, publicUrl: string) {
       } catch (error) {
         return csrfFailure(reply, error);
       }
-      const returnTo = safeReturnTo(field(request.body, 'return_to'));
+      const returnTo = returnAddress(field(request.body, 'return_to'));
       const email = field(request.body, 'email') ?? '';
       try {
         const person = await signIn(deps, {
@@ -70,7 +71,7 @@ export function accountRoutes(deps: IdentityDeps, publicUrl: string) {
 
     app.get('/account/signup', hide, async (request, reply) => {
       pageHeaders(reply);
-      const returnTo = safeReturnTo(field(request.query, 'return_to'));
+      const returnTo = returnAddress(field(request.query, 'return_to'));
       return reply.send(signUpPage({ csrf: csrfToken(request, reply, publicUrl), returnTo }));
     });
 
@@ -80,7 +81,7 @@ export function accountRoutes(deps: IdentityDeps, publicUrl: string) {
       } catch (error) {
         return csrfFailure(reply, error);
       }
-      const returnTo = safeReturnTo(field(request.body, 'return_to'));
+      const returnTo = returnAddress(field(request.body, 'return_to'));
       const email = field(request.body, 'email') ?? '';
       const displayName = field(request.body, 'display_name') ?? '';
       try {

@@ -58,15 +58,6 @@ function csrfError(message: string) {
   return new CairnError(403, 'csrf', message);
 }
 
-/** Only a path on this site may be a return address after sign-in (no open redirect). */
-export function safeReturnTo(value: unknown, fallback = '/account/apps'): string {
-  if (typeof value !== 'string' || value === '') return fallback;
-  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\') || /[\r\n]/.test(value)) {
-    return fallback;
-  }
-  return value;
-}
-
 /** A form or query value given once, as text. */
 export function field(source: unknown, name: string): string | undefined {
   const value = (source as Record<string, unknown> | undefined)?.[name];
