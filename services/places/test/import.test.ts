@@ -18,6 +18,9 @@ afterAll(async () => {
 });
 
 const KOREAN = '4bf58dd8d48988d113941735';
+/** A place id in the dataset's shape (24 hex digits), starting with a hex tag that count() can find. */
+const pid = (tag: string, n: number) => tag + String(n).padStart(24 - tag.length, '0');
+const [PQ, CSV, ST, RE] = ['aa', 'cc', 'dd', 'ee'];
 const LABEL = 'Dining and Drinking > Restaurant > Asian Restaurant > Korean Restaurant';
 
 async function count(prefix: string) {
@@ -35,7 +38,11 @@ describe('import of the open places dataset', () => {
     parquetWriteFile({
       filename: file,
       columnData: [
-        { name: 'fsq_place_id', data: ['pq1', 'pq2', 'pq3', '', 'pq5', 'pq6'].slice(0, n), type: 'STRING' },
+        {
+          name: 'fsq_place_id',
+          data: [pid(PQ, 1), pid(PQ, 2), pid(PQ, 3), '', pid(PQ, 5), pid(PQ, 6)].slice(0, n),
+          type: 'STRING',
+        },
         {
           name: 'name',
           data: ['Seoul Garden', 'Kimchi House', 'No Coordinates', 'No Id', 'Bad Date', 'Far North'],
@@ -78,7 +85,7 @@ describe('import of the open places dataset', () => {
       },
     ]);
     const view = await f.deps.db.query<{ geom: Uint8Array; bbox: unknown }>(
-      `SELECT geom, bbox FROM fsq_os_places WHERE fsq_place_id = 'pq1'`,
+      `SELECT geom, bbox FROM fsq_os_places WHERE fsq_place_id = '${pid(PQ, 1)}'`,
     );
     expect(Buffer.from(view.rows[0]!.geom).length).toBe(21);
     expect(view.rows[0]!.bbox).toEqual({ xmin: 126.978, ymin: 37.5665, xmax: 126.978, ymax: 37.5665 });
@@ -90,24 +97,24 @@ describe('import of the open places dataset', () => {
       file,
       [
         'fsq_place_id,name,latitude,longitude,address,locality,region,postcode,admin_region,post_town,po_box,country,date_created,date_refreshed,date_closed,tel,website,email,facebook_id,instagram,twitter,fsq_category_ids,fsq_category_labels,placemaker_url,unresolved_flags,geom,bbox',
-        `csv1,"Café ""Le Zinc""",48.8566,2.3522,"12 Rue de Rivoli, Paris",Paris,Île-de-France,75004,,,,FR,2015-03-01,2024-01-02,,+33142000000,,,,,,"[""${KOREAN}""]","[""${LABEL}""]",,[],,`,
-        `csv2,"A name
+        `${pid(CSV, 1)},"Café ""Le Zinc""",48.8566,2.3522,"12 Rue de Rivoli, Paris",Paris,Île-de-France,75004,,,,FR,2015-03-01,2024-01-02,,+33142000000,,,,,,"[""${KOREAN}""]","[""${LABEL}""]",,[],,`,
+        `${pid(CSV, 2)},"A name
 spanning lines",48.857,2.353,,,,,,,,FR,,,,,,,,,,[${KOREAN}],[${LABEL}],,,,`,
-        'csv3,Too Few Fields,48.8,2.3',
-        'csv4,Bad Latitude,north,2.3,,,,,,,,FR,,,,,,,,,,,,,,,',
-        `csv5,Mismatched Lists,48.85,2.35,,,,,,,,FR,,,,,,,,,,"[""a"",""b""]","[""A""]",,,,`,
+        `${pid(CSV, 3)},Too Few Fields,48.8,2.3`,
+        `${pid(CSV, 4)},Bad Latitude,north,2.3,,,,,,,,FR,,,,,,,,,,,,,,,`,
+        `${pid(CSV, 5)},Mismatched Lists,48.85,2.35,,,,,,,,FR,,,,,,,,,,"[""a"",""b""]","[""A""]",,,,`,
       ].join('\r\n'),
     );
     const result = await importPlacesFile(f.deps.db, file);
     expect(result).toMatchObject({ format: 'csv', imported: 2, bad: 3 });
     expect(result.badRows.map((b) => b.where)).toEqual(['line 5', 'line 6', 'line 7']);
-    const res = await callPlaces(f, '/places/csv1');
+    const res = await callPlaces(f, `/places/${pid(CSV, 1)}`);
     expect(res.body).toMatchObject({
       name: 'Café "Le Zinc"',
       location: { address: '12 Rue de Rivoli, Paris', postcode: '75004', country: 'FR' },
       tel: '+33142000000',
     });
-    const two = await callPlaces(f, '/places/csv2?fields=name,categories');
+    const two = await callPlaces(f, `/places/${pid(CSV, 2)}?fields=name,categories`);
     expect(two.body.name).toBe('A name\nspanning lines');
   });
 
@@ -115,17 +122,38 @@ spanning lines",48.857,2.353,,,,,,,,FR,,,,,,,,,,[${KOREAN}],[${LABEL}],,,,`,
     const file = join(dir, 'strict.csv');
     writeFileSync(
       file,
-      ['fsq_place_id,name,latitude,longitude', 'st1,Good,10,10', 'st2,Good Too,10,10.1', 'st3,Bad,x,10'].join(
-        '\n',
-      ),
+      [
+        'fsq_place_id,name,latitude,longitude',
+        `${pid(ST, 1)},Good,10,10`,
+        `${pid(ST, 2)},Good Too,10,10.1`,
+        `${pid(ST, 3)},Bad,x,10`,
+      ].join('\n'),
     );
     await expect(importPlacesFile(f.deps.db, file, { maxBad: 0, batchSize: 1 })).rejects.toThrow(
       /nothing was written.*line 4: latitude/,
     );
-    expect(await count('st')).toBe(0);
+    expect(await count(ST)).toBe(0);
     const relaxed = await importPlacesFile(f.deps.db, file, { maxBad: 1 });
     expect(relaxed).toMatchObject({ imported: 2, bad: 1 });
-    expect(await count('st')).toBe(2);
+    expect(await count(ST)).toBe(2);
+  });
+
+  it('refuses ids that are not in the dataset’s shape (24 lower-case hex digits), naming the row', async () => {
+    const file = join(dir, 'ids.csv');
+    writeFileSync(
+      file,
+      [
+        'fsq_place_id,name,latitude,longitude',
+        'search,Route Name,1,1',
+        `${pid('ff', 1).toUpperCase()},Upper,1,1`,
+      ].join('\n'),
+    );
+    const result = await importPlacesFile(f.deps.db, file);
+    expect(result).toMatchObject({ imported: 0, bad: 2 });
+    expect(result.badRows.map((b) => b.reason)).toEqual([
+      expect.stringMatching(/^fsq_place_id "search" is not 24 lower-case hexadecimal digits/),
+      expect.stringMatching(/^fsq_place_id "FF0+1" is not 24 lower-case hexadecimal digits/),
+    ]);
   });
 
   it('refuses a file without the dataset columns, and a missing file, naming them', async () => {
@@ -139,11 +167,11 @@ spanning lines",48.857,2.353,,,,,,,,FR,,,,,,,,,,[${KOREAN}],[${LABEL}],,,,`,
 
   it('re-importing replaces rows rather than duplicating them', async () => {
     const file = join(dir, 'again.csv');
-    writeFileSync(file, 'fsq_place_id,name,latitude,longitude\nre1,First,1,1\n');
+    writeFileSync(file, `fsq_place_id,name,latitude,longitude\n${pid(RE, 1)},First,1,1\n`);
     await importPlacesFile(f.deps.db, file);
-    writeFileSync(file, 'fsq_place_id,name,latitude,longitude\nre1,Second,1,1\n');
+    writeFileSync(file, `fsq_place_id,name,latitude,longitude\n${pid(RE, 1)},Second,1,1\n`);
     await importPlacesFile(f.deps.db, file);
-    expect(await count('re1')).toBe(1);
-    expect((await callPlaces(f, '/places/re1')).body.name).toBe('Second');
+    expect(await count(pid(RE, 1))).toBe(1);
+    expect((await callPlaces(f, `/places/${pid(RE, 1)}`)).body.name).toBe('Second');
   });
 });

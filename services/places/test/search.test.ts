@@ -246,6 +246,29 @@ describe('fields, details, cursors', () => {
     expect(missing.body.message).toMatch(/000000000000000000000000/);
   });
 
+  it('answers a mistyped path under /places/ as an unknown route, not an unknown place', async () => {
+    for (const [method, path] of [
+      ['GET', '/places/searchx'],
+      ['GET', '/places/Search'],
+      ['GET', '/places/matchh'],
+      ['GET', '/places/0000000000000000000000000'], // 25 digits: not an id's shape
+      ['GET', '/places/searchx/history'],
+      ['POST', '/places/searchx/suggest/edit'],
+      ['GET', '/places/suggest/statuss'],
+    ] as const) {
+      const res = await fetch(`${f.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${f.serviceKey}`, 'x-places-api-version': '2025-06-17' },
+      });
+      expect(res.status, path).toBe(404);
+      expect(((await res.json()) as { message: string }).message).toBe(`No route ${method} ${path}`);
+    }
+    // An id's shape in any case reaches the place lookup.
+    const upper = await callPlaces(f, `/places/${all[0]!.id.toUpperCase()}`);
+    expect(upper.status).toBe(404);
+    expect(upper.body.message).toMatch(/^Place not found/);
+  });
+
   it('refuses a tampered cursor and a cursor with other parameters', async () => {
     const first = await callPlaces(f, `/places/search?ll=${PARIS.lat},${PARIS.lon}&limit=5`);
     const next = new URL(nextPage(first.headers)!);

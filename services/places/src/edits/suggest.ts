@@ -1,6 +1,7 @@
 import { type AuthContext, newId, type Queryable } from '@cairn/kit';
 import type { PlacesDeps } from '../deps.ts';
 import { invalidParameter, placeNotFound } from '../errors.ts';
+import { PLACE_ID } from '../reference/ids.ts';
 import { insertEdit } from '../store/edits.ts';
 import { findPlace, type PlaceRow } from '../store/places-read.ts';
 import { REMOVED } from './changes.ts';
@@ -10,7 +11,7 @@ import { type EditView, renderEdit } from './render.ts';
 import { evaluate } from './resolve.ts';
 import { inTransaction } from './transaction.ts';
 import { attributionOf, type Change, type EditDetails, type EditRow, type EditType } from './types.ts';
-import { PLACE_ID, plainText } from './values.ts';
+import { plainText } from './values.ts';
 
 /** What the suggest endpoints answer: the edits created (one) and non-fatal problems (none so far). */
 export interface SuggestResponse {

@@ -185,5 +185,3 @@ export function editId(name: string, text: string): string {
   if (!EDIT_ID.test(id)) throw invalidParameter(name, `"${text.slice(0, 60)}" is not a suggested edit id`);
   return id;
 }
-
-export const PLACE_ID = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,4 +1,5 @@
 import { type PlaceRecord, placemakerUrl } from '../data/place-record.ts';
+import { PLACE_ID } from '../reference/ids.ts';
 import { timeZoneAt } from '../reference/time-zone.ts';
 
 /**
@@ -84,8 +85,10 @@ function list(value: RowValue, column: string): string[] {
 export function toPlaceRecord(row: Record<string, RowValue>): PlaceRecord {
   const id = text(row.fsq_place_id, 'fsq_place_id', 64);
   if (id === null) throw new BadRow('fsq_place_id is empty');
-  if (!/^[A-Za-z0-9_-]+$/.test(id))
-    throw new BadRow(`fsq_place_id "${id.slice(0, 30)}" has characters other than letters, digits, _ and -`);
+  if (!PLACE_ID.test(id))
+    throw new BadRow(
+      `fsq_place_id "${id.slice(0, 30)}" is not 24 lower-case hexadecimal digits (the dataset's ids)`,
+    );
   const name = text(row.name, 'name');
   if (name === null) throw new BadRow('name is empty');
   const latitude = number(row.latitude, 'latitude', -90, 90);

@@ -3,11 +3,18 @@ import type { FastifyInstance } from 'fastify';
 import type { PlacesDeps } from '../deps.ts';
 import { placeDetails } from '../search/details.ts';
 import type { RawQuery } from '../search/params.ts';
-import { DetailsParams, DetailsQuery, errorResponses, Place, PlacesHeaders } from './schemas.ts';
+import {
+  DetailsParams,
+  DetailsQuery,
+  errorResponses,
+  PLACE_ID_PARAM,
+  Place,
+  PlacesHeaders,
+} from './schemas.ts';
 
 export function detailsRoute(app: FastifyInstance, deps: PlacesDeps) {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
-    '/places/:fsq_place_id',
+    `/places/${PLACE_ID_PARAM}`,
     {
       schema: {
         tags: ['places'],

@@ -35,6 +35,9 @@ export const DetailsQuery = Type.Object({
   tel_format: text('NATIONAL or E164'),
 });
 
+/** The path parameter of a place, matched only for the id shape (`PLACE_ID`, in any case). */
+export const PLACE_ID_PARAM = ':fsq_place_id([0-9a-fA-F]{24})';
+
 export const DetailsParams = Type.Object({ fsq_place_id: Type.String({ description: 'The place id' }) });
 
 export const AutocompleteQuery = Type.Object({

@@ -1,11 +1,10 @@
 import type { PlacesDeps } from '../deps.ts';
 import { placeNotFound } from '../errors.ts';
+import { PLACE_ID } from '../reference/ids.ts';
 import { findPlace } from '../store/places-read.ts';
 import { parseFields } from './fields.ts';
 import { type RawQuery, single } from './params.ts';
 import { renderPlace } from './render.ts';
-
-const PLACE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export async function placeDetails(
   deps: PlacesDeps,
