@@ -22,10 +22,8 @@ export interface CommandContext {
   runtime(): Promise<Runtime>;
 }
 
-export interface Command {
-  /** One or more words: "keys create". */
-  name: string;
-  describe: string;
+/** What a command module exports; its name and one-line description are in commands/catalogue.json. */
+export interface CommandSpec {
   /** Shown after the name in --help, e.g. "<key-id>". */
   usage?: string;
   options?: OptionSpec;
@@ -35,9 +33,21 @@ export interface Command {
   usesDatabase: boolean;
   /** False for commands that cannot run inside another process (serve). */
   forwardable?: boolean;
+  /**
+   * Serve and migrate create the database when there is none; every other command refuses to (a typo in
+   * CAIRN_DATA_DIR must not leave an empty database behind).
+   */
+  createsDatabase?: boolean;
   /** Log at the configured level (the server); other commands log warnings only. */
   serverLogs?: boolean;
   run(args: ParsedArgs, ctx: CommandContext): Promise<number | undefined>;
+}
+
+/** A loaded command: its module's spec with the catalogue's words. */
+export interface Command extends CommandSpec {
+  /** One or more words: "keys create". */
+  name: string;
+  describe: string;
 }
 
 export class UsageError extends Error {

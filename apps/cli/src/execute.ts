@@ -1,29 +1,29 @@
 import { parseArgs } from 'node:util';
 import { CairnError, type Config, ConfigError, DataDirInUseError } from '@cairn/kit';
 import { type Command, type CommandContext, type Output, type ParsedArgs, UsageError } from './command.ts';
-import { commands } from './commands/index.ts';
+import { catalogue, loadCommand } from './commands/index.ts';
+import { groupHelp, groupMembers, helpOnly, overview } from './help.js';
 import type { Runtime } from './runtime.ts';
 
-/** Finds the command named by the leading words of argv ("keys create …"), longest name first. */
-export function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
-  const sorted = [...commands].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length);
-  for (const command of sorted) {
-    const words = command.name.split(' ');
-    if (words.every((w, i) => argv[i] === w)) return { command, rest: argv.slice(words.length) };
+/** Finds the command named by the leading words of argv ("keys create …"), longest name first, and loads it. */
+export async function findCommand(argv: string[]): Promise<{ command: Command; rest: string[] } | undefined> {
+  const sorted = [...catalogue].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length);
+  for (const entry of sorted) {
+    const words = entry.name.split(' ');
+    if (words.every((w, i) => argv[i] === w)) {
+      return { command: await loadCommand(entry), rest: argv.slice(words.length) };
+    }
   }
   return undefined;
 }
 
-export function overview(): string {
-  const width = Math.max(...commands.map((c) => c.name.length));
-  return [
-    'Usage: cairn <command> [options]',
-    '',
-    'Commands:',
-    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.describe}`),
-    '',
-    'Every command takes --help; commands that print data take --json.',
-  ].join('\n');
+/** The help of the longest group argv starts with ("edge zones", "edge"), or the overview. */
+function nearestHelp(argv: string[]): string {
+  for (let n = argv.length; n > 0; n--) {
+    const words = argv.slice(0, n);
+    if (groupMembers(catalogue, words).length > 0) return groupHelp(catalogue, words);
+  }
+  return overview(catalogue);
 }
 
 export function commandHelp(command: Command): string {
@@ -62,13 +62,15 @@ export function parseCommandArgs(
 
 /** Runs one command; returns the exit code. Errors become one line on stderr. */
 export async function execute(argv: string[], out: Output, runtime: () => Promise<Runtime>): Promise<number> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    out.line(overview());
-    return argv.length === 0 ? 2 : 0;
+  const help = helpOnly(argv, catalogue);
+  if (help) {
+    if (help.stream === 'stdout') out.line(help.text);
+    else out.error(help.text);
+    return help.code;
   }
-  const found = findCommand(argv);
+  const found = await findCommand(argv);
   if (!found) {
-    out.error(`error: unknown command "${argv.join(' ')}"\n\n${overview()}`);
+    out.error(`error: unknown command "${argv.join(' ')}"\n\n${nearestHelp(argv)}`);
     return 2;
   }
   try {

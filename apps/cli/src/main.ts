@@ -3,7 +3,7 @@ import { type Config, createLogger, loadConfig, lockHolder } from '@cairn/kit';
 import { forwardToServer } from './admin-socket.ts';
 import { execute, findCommand, reportError } from './execute.ts';
 import { consoleOutput } from './output.ts';
-import { openRuntime, type Runtime } from './runtime.ts';
+import type { Runtime } from './runtime.ts';
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const out = consoleOutput();
@@ -14,7 +14,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     return reportError(error, out);
   }
 
-  const found = findCommand(argv);
+  const found = await findCommand(argv);
   // PORT=0 asks for any free port; pick it now so that PUBLIC_URL (the OAuth issuer) names the real one.
   if (found?.command.name === 'serve' && config.port === 0) {
     config = loadConfig({ ...env, PORT: String(await freePort(config.host)) });
@@ -40,7 +40,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   let runtime: Runtime | undefined;
   try {
     return await execute(argv, out, async () => {
+      // Loaded here, not at the top: it imports every service, which only commands that open the
+      // database need.
+      const { openRuntime } = await import('./runtime.ts');
       runtime ??= await openRuntime(config, {
+        create: found?.command.createsDatabase === true,
         log: createLogger(found?.command.serverLogs ? config.logLevel : 'warn'),
       });
       return runtime;

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createEdge, type Edge, loadEdgeConfig } from '@cairn/edge';
 import { createIdentity, type Identity } from '@cairn/identity';
 import {
@@ -9,12 +11,18 @@ import {
   type Logger,
   migrate,
   openDb,
+  type Queryable,
   type ServiceModule,
   systemClock,
 } from '@cairn/kit';
 import { createPlacemakers, type Placemakers } from '@cairn/placemakers';
 import { createPlaces, loadPlacesConfig, type Places } from '@cairn/places';
 import { placesBackend } from './places-backend.ts';
+
+async function hasCairnTables(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ t: string | null }>("SELECT to_regclass('cairn_migrations')::text AS t");
+  return rows[0]?.t != null;
+}
 
 /** Every service, wired in dependency order on one set of dependencies. */
 export interface Services {
@@ -46,13 +54,32 @@ export interface Runtime extends Services {
   close(): Promise<void>;
 }
 
+/** A command other than serve and migrate found no Cairn database where the configuration points. */
+export class NoDatabaseError extends Error {
+  override name = 'NoDatabaseError';
+}
+
+/**
+ * Opens the database and the services. With `create: false`, a database that does not exist yet (no
+ * embedded one in CAIRN_DATA_DIR, no Cairn tables at DATABASE_URL) is refused before anything is written.
+ */
 export async function openRuntime(
   config: Readonly<Config>,
-  options: { log?: Logger; clock?: Clock } = {},
+  options: { log?: Logger; clock?: Clock; create?: boolean } = {},
 ): Promise<Runtime> {
   const log = options.log ?? createLogger(config.logLevel);
+  if (options.create === false && !config.databaseUrl && !existsSync(join(config.dataDir, 'pgdata'))) {
+    throw new NoDatabaseError(
+      `there is no Cairn database in ${resolve(config.dataDir)} (CAIRN_DATA_DIR) and no server running there; nothing was created. Start Cairn with "cairn serve" (or create the database with "cairn migrate"), or point CAIRN_DATA_DIR or DATABASE_URL at an existing one`,
+    );
+  }
   const db = await openDb(config, log);
   try {
+    if (options.create === false && config.databaseUrl && !(await hasCairnTables(db))) {
+      throw new NoDatabaseError(
+        'the database at DATABASE_URL has no Cairn tables; nothing was created. Create them with "cairn migrate" (or "cairn serve"), or point DATABASE_URL at an existing Cairn database',
+      );
+    }
     const deps: AppDeps = { config, db, clock: options.clock ?? systemClock, log, metrics: createMetrics() };
     const composed = composeServices(deps);
     await migrate(

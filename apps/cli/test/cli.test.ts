@@ -1,7 +1,10 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { identityMigrations } from '@cairn/identity';
 import { createTestDb, testDatabaseUrl } from '@cairn/kit';
 import { tempDirs } from '@cairn/kit/testing';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { catalogue, loadCommand } from '../src/commands/index.ts';
 import { runCli } from './run-cli.ts';
 
 const dirs = tempDirs('cairn-cli');
@@ -10,10 +13,10 @@ afterAll(() => dirs.removeAll());
 /** On the PostgreSQL pass the CLI works on a scratch database of its own; otherwise on an embedded one. */
 async function storage(): Promise<{ env: Record<string, string | undefined>; drop(): Promise<void> }> {
   if (!testDatabaseUrl()) {
-    return {
-      env: { CAIRN_DATA_DIR: dirs.make(), DATABASE_URL: '' },
-      drop: async () => {},
-    };
+    const env = { CAIRN_DATA_DIR: dirs.make(), DATABASE_URL: '' };
+    const created = await runCli(['migrate'], env);
+    expect(created.code, created.stderr).toBe(0);
+    return { env, drop: async () => {} };
   }
   const db = await createTestDb(identityMigrations);
   return { env: { DATABASE_URL: db.url }, drop: () => db.close() };
@@ -32,6 +35,81 @@ describe('the cairn command', () => {
     expect(help.stdout).toMatch(/--org <value>\s+organization id or name/);
     expect(help.stdout).toContain('--json');
   });
+
+  it('lists the commands of a group with <group> --help, and asks for one when given only the group', async () => {
+    const edge = await runCli(['edge', '--help'], {});
+    expect(edge.code).toBe(0);
+    expect(edge.stdout).toContain('Usage: cairn edge <command> [options]');
+    for (const name of [
+      'edge zones create',
+      'edge tokens revoke',
+      'edge users reset-password',
+      'edge export',
+    ]) {
+      expect(edge.stdout).toContain(name);
+    }
+    expect(edge.stdout).not.toContain('keys create');
+    const zones = await runCli(['edge', 'zones', '-h'], {});
+    expect(zones.stdout.match(/^ {2}edge zones \S+/gm)).toEqual(['  edge zones create', '  edge zones list']);
+    for (const group of ['apps', 'keys', 'orgs', 'places', 'edits']) {
+      const help = await runCli([group, '--help'], {});
+      expect(help.code, group).toBe(0);
+      expect(help.stdout, group).toMatch(new RegExp(`^ {2}${group} \\S+`, 'm'));
+    }
+    const bare = await runCli(['apps'], {});
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/"cairn apps" needs a command[\s\S]*apps create[\s\S]*apps revoke/);
+    const typo = await runCli(['edge', 'zones', 'delete'], {});
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/unknown command "edge zones delete"[\s\S]*Commands of cairn edge zones:/);
+  });
+
+  it("every command of the catalogue loads from its module, with the catalogue's words", async () => {
+    expect(catalogue.length).toBeGreaterThan(20);
+    for (const entry of catalogue) {
+      const command = await loadCommand(entry);
+      expect(command.name).toBe(entry.name);
+      expect(typeof command.run).toBe('function');
+    }
+    await expect(loadCommand({ ...catalogue[0]!, export: 'nothingHere' })).rejects.toThrow(
+      /names .* export nothingHere, which is not a command/,
+    );
+  });
+
+  it('a command pointed at a directory without a database says so and creates nothing', async () => {
+    const parent = dirs.make();
+    const missing = join(parent, 'typo');
+    const res = await runCli(['orgs', 'list'], { CAIRN_DATA_DIR: missing, DATABASE_URL: '' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`there is no Cairn database in ${missing} (CAIRN_DATA_DIR)`);
+    expect(res.stderr).toContain('nothing was created');
+    expect(existsSync(missing)).toBe(false);
+    // An empty directory stays empty.
+    const empty = dirs.make();
+    expect((await runCli(['keys', 'list', '--json'], { CAIRN_DATA_DIR: empty, DATABASE_URL: '' })).code).toBe(
+      1,
+    );
+    expect(readdirSync(empty)).toEqual([]);
+    // Commands that need no database still run.
+    expect((await runCli(['keys', 'generate'], { CAIRN_DATA_DIR: missing, DATABASE_URL: '' })).code).toBe(0);
+    expect(existsSync(missing)).toBe(false);
+  });
+
+  it.skipIf(!testDatabaseUrl())(
+    'a command pointed at a PostgreSQL database without Cairn tables says so and creates nothing (PostgreSQL pass only)',
+    async () => {
+      const db = await createTestDb([]);
+      onTestFinished(() => db.close());
+      await db.query('DROP TABLE cairn_migrations');
+      const res = await runCli(['orgs', 'list'], { DATABASE_URL: db.url });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain('the database at DATABASE_URL has no Cairn tables; nothing was created');
+      const { rows } = await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'",
+      );
+      expect(rows[0]?.n).toBe(0);
+    },
+  );
 
   it('stops on a bad configuration value with one line naming the variable', async () => {
     const res = await runCli(['orgs', 'list'], { PORT: 'abc' });

@@ -36,7 +36,11 @@ async function storage(): Promise<Record<string, string>> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'cairn-edge-cli-'));
   cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-  return { CAIRN_DATA_DIR: dir, DATABASE_URL: '' };
+  const env = { CAIRN_DATA_DIR: dir, DATABASE_URL: '' };
+  // Commands other than serve and migrate refuse a directory without a database.
+  const created = await cairn(['migrate'], env);
+  if (created.code !== 0) throw new Error(`cairn migrate failed: ${created.stderr}`);
+  return env;
 }
 
 describe('cairn edge', () => {

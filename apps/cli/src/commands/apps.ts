@@ -1,5 +1,5 @@
 import { type App, getOrganization, listOrganizationApps, registerApp, revokeApp } from '@cairn/identity';
-import { type Command, optionalString, requiredString, UsageError } from '../command.ts';
+import { type CommandSpec, optionalString, requiredString, UsageError } from '../command.ts';
 import { table } from '../output.ts';
 
 const list = (value: unknown): string[] =>
@@ -18,9 +18,7 @@ const toJson = (a: App) => ({
   revoked_at: a.revokedAt?.toISOString() ?? null,
 });
 
-export const appsCreate: Command = {
-  name: 'apps create',
-  describe: 'Register an application (an OAuth client); client_id and client_secret are printed once',
+export const appsCreate: CommandSpec = {
   options: {
     org: { type: 'string' },
     name: { type: 'string' },
@@ -58,9 +56,7 @@ export const appsCreate: Command = {
   },
 };
 
-export const appsList: Command = {
-  name: 'apps list',
-  describe: 'List applications (never their secrets)',
+export const appsList: CommandSpec = {
   options: { org: { type: 'string' } },
   optionHelp: { org: 'only this organization (id or name)' },
   usesDatabase: true,
@@ -88,9 +84,7 @@ export const appsList: Command = {
   },
 };
 
-export const appsRevoke: Command = {
-  name: 'apps revoke',
-  describe: 'Revoke an application: its credentials and every token it holds stop working',
+export const appsRevoke: CommandSpec = {
   usage: '<app-id>',
   usesDatabase: true,
   async run(args, ctx) {

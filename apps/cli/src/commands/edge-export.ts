@@ -1,15 +1,12 @@
 import { exportTerraform, findZone, findZoneByName, isHexId, PHASES, renderTerraform } from '@cairn/edge';
-import { type Command, optionalString, requiredString, UsageError } from '../command.ts';
+import { type CommandSpec, optionalString, requiredString, UsageError } from '../command.ts';
 
 /**
  * `cairn edge export`: a zone's rulesets as Terraform (provider v5 `cloudflare_ruleset`), with the import
  * commands and the previous WAF's resources to remove from the state — the seed's replacement procedure
  * after the WAF upgrade.
  */
-export const edgeExport: Command = {
-  name: 'edge export',
-  describe:
-    "Export a zone's rulesets as Terraform (cloudflare_ruleset, provider v5) with the import commands and the previous WAF resources to remove from state",
+export const edgeExport: CommandSpec = {
   options: { zone: { type: 'string' }, format: { type: 'string' }, phase: { type: 'string' } },
   optionHelp: {
     zone: 'the zone, by id or name',

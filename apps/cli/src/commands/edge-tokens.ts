@@ -11,7 +11,7 @@ import {
   parsePermissions,
   revokeApiToken,
 } from '@cairn/edge';
-import { type Command, optionalString, type ParsedArgs, UsageError } from '../command.ts';
+import { type CommandSpec, optionalString, type ParsedArgs, UsageError } from '../command.ts';
 import { table } from '../output.ts';
 
 const toJson = (t: ApiToken) => ({
@@ -33,9 +33,7 @@ function listOption(args: ParsedArgs, name: string): string[] {
     .filter((v) => v !== '');
 }
 
-export const edgeTokensCreate: Command = {
-  name: 'edge tokens create',
-  describe: "Create an edge API token with permissions on zones; it is printed once and can't be shown again",
+export const edgeTokensCreate: CommandSpec = {
   options: {
     zone: { type: 'string', multiple: true },
     permissions: { type: 'string' },
@@ -94,9 +92,7 @@ export const edgeTokensCreate: Command = {
   },
 };
 
-export const edgeTokensList: Command = {
-  name: 'edge tokens list',
-  describe: 'List edge API tokens (ids, hints and grants; a token is never shown again)',
+export const edgeTokensList: CommandSpec = {
   usesDatabase: true,
   async run(_args, ctx) {
     const { edge } = await ctx.runtime();
@@ -120,9 +116,7 @@ export const edgeTokensList: Command = {
   },
 };
 
-export const edgeTokensRevoke: Command = {
-  name: 'edge tokens revoke',
-  describe: 'Revoke an edge API token; it is refused from the next request on',
+export const edgeTokensRevoke: CommandSpec = {
   usage: '<token-id>',
   usesDatabase: true,
   async run(args, ctx) {

@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createDashboardUser, ensureAccount, listDashboardUsers, resetDashboardPassword } from '@cairn/edge';
-import { type Command, optionalString, requiredString } from '../command.ts';
+import { type CommandSpec, optionalString, requiredString } from '../command.ts';
 import { table } from '../output.ts';
 
-export const edgeUsersCreate: Command = {
-  name: 'edge users create',
-  describe:
-    'Create a dashboard login (email and password) with every permission on an account; the password is printed once',
+export const edgeUsersCreate: CommandSpec = {
   options: {
     email: { type: 'string' },
     name: { type: 'string' },
@@ -44,9 +41,7 @@ export const edgeUsersCreate: Command = {
   },
 };
 
-export const edgeUsersList: Command = {
-  name: 'edge users list',
-  describe: 'List the dashboard logins',
+export const edgeUsersList: CommandSpec = {
   usesDatabase: true,
   async run(_args, ctx) {
     const { edge } = await ctx.runtime();
@@ -73,9 +68,7 @@ export const edgeUsersList: Command = {
   },
 };
 
-export const edgeUsersResetPassword: Command = {
-  name: 'edge users reset-password',
-  describe: 'Give a dashboard login a new generated password (printed once); its open sessions end',
+export const edgeUsersResetPassword: CommandSpec = {
   options: { email: { type: 'string' } },
   optionHelp: { email: 'the login to reset' },
   usesDatabase: true,

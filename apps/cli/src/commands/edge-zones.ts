@@ -1,5 +1,5 @@
 import { createZone, ensureAccount, findPlan, listZones, PLAN_NAMES, type Zone } from '@cairn/edge';
-import { type Command, optionalString, requiredString, UsageError } from '../command.ts';
+import { type CommandSpec, optionalString, requiredString, UsageError } from '../command.ts';
 import { table } from '../output.ts';
 
 const toJson = (z: Zone) => ({
@@ -12,9 +12,7 @@ const toJson = (z: Zone) => ({
   created_on: z.createdOn.toISOString(),
 });
 
-export const edgeZonesCreate: Command = {
-  name: 'edge zones create',
-  describe: 'Create a zone of the edge service with a plan (free, pro, business, enterprise)',
+export const edgeZonesCreate: CommandSpec = {
   options: {
     name: { type: 'string' },
     plan: { type: 'string' },
@@ -51,9 +49,7 @@ export const edgeZonesCreate: Command = {
   },
 };
 
-export const edgeZonesList: Command = {
-  name: 'edge zones list',
-  describe: 'List the zones of the edge service',
+export const edgeZonesList: CommandSpec = {
   usesDatabase: true,
   async run(_args, ctx) {
     const { edge } = await ctx.runtime();

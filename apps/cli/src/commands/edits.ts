@@ -1,15 +1,12 @@
 import { rollbackEdit } from '@cairn/places';
-import { type Command, optionalString, UsageError } from '../command.ts';
+import { type CommandSpec, optionalString, UsageError } from '../command.ts';
 
 /**
  * `cairn edits rollback <edit-id>`: undoes an accepted suggested edit (services/places/README.md, "Suggested
  * edits, votes and trust"). Refused, naming them, when later accepted edits changed the same data, unless
  * --cascade rolls those back too (newest first, in one transaction).
  */
-export const editsRollback: Command = {
-  name: 'edits rollback',
-  describe:
-    "Roll back an accepted suggested edit: restore the place's previous values and mark the edit rolled_back (it counts against its author's accuracy)",
+export const editsRollback: CommandSpec = {
   usage: '<edit-id>',
   options: { reason: { type: 'string' }, cascade: { type: 'boolean' } },
   optionHelp: {

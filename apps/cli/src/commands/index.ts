@@ -1,51 +1,30 @@
-import type { Command } from '../command.ts';
-import { appsCreate, appsList, appsRevoke } from './apps.ts';
-import { edgeExport } from './edge-export.ts';
-import { edgeTokensCreate, edgeTokensList, edgeTokensRevoke } from './edge-tokens.ts';
-import { edgeUsersCreate, edgeUsersList, edgeUsersResetPassword } from './edge-users.ts';
-import { edgeZonesCreate, edgeZonesList } from './edge-zones.ts';
-import { editsRollback } from './edits.ts';
-import { keysCreate, keysGenerate, keysList, keysRevoke } from './keys.ts';
-import { migrateCommand } from './migrate.ts';
-import { orgsAddMember, orgsCreate, orgsList } from './orgs.ts';
-import { placesGenerate, placesImport } from './places.ts';
-import { serve } from './serve.ts';
-import { usageCommand } from './usage.ts';
+import type { Command, CommandSpec } from '../command.ts';
+import { type CatalogueEntry, readCatalogue } from '../help.js';
 
-/** Every cairn command; a name given twice is a programming error caught at load. */
-export const commands: readonly Command[] = register([
-  serve,
-  migrateCommand,
-  orgsCreate,
-  orgsList,
-  orgsAddMember,
-  keysCreate,
-  keysList,
-  keysRevoke,
-  keysGenerate,
-  placesGenerate,
-  placesImport,
-  editsRollback,
-  usageCommand,
-  appsCreate,
-  appsList,
-  appsRevoke,
-  edgeZonesCreate,
-  edgeZonesList,
-  edgeTokensCreate,
-  edgeTokensList,
-  edgeTokensRevoke,
-  edgeUsersCreate,
-  edgeUsersList,
-  edgeUsersResetPassword,
-  edgeExport,
-]);
+/**
+ * Every cairn command: names and descriptions in catalogue.json (help reads them without loading any
+ * command), the code in the module each entry names, imported only when that command runs. A name given
+ * twice is a programming error caught at load.
+ */
+export const catalogue: readonly CatalogueEntry[] = refuseDuplicates(readCatalogue());
 
-function register(list: Command[]): Command[] {
+function refuseDuplicates(list: CatalogueEntry[]): CatalogueEntry[] {
   const names = new Set<string>();
   for (const c of list) {
-    if (names.has(c.name)) throw new Error(`command "${c.name}" is registered twice`);
+    if (names.has(c.name)) throw new Error(`commands/catalogue.json: command "${c.name}" is listed twice`);
     names.add(c.name);
   }
   return list;
+}
+
+/** Imports the module of one command (and so only the services that command uses). */
+export async function loadCommand(entry: CatalogueEntry): Promise<Command> {
+  const module = (await import(entry.module)) as Record<string, CommandSpec | undefined>;
+  const spec = module[entry.export];
+  if (typeof spec?.run !== 'function') {
+    throw new Error(
+      `commands/catalogue.json: "${entry.name}" names ${entry.module} export ${entry.export}, which is not a command`,
+    );
+  }
+  return { ...spec, name: entry.name, describe: entry.describe };
 }

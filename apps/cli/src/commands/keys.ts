@@ -6,7 +6,7 @@ import {
   type ServiceKey,
 } from '@cairn/identity';
 import { generateToken } from '@cairn/kit';
-import { type Command, optionalString, requiredString, UsageError } from '../command.ts';
+import { type CommandSpec, optionalString, requiredString, UsageError } from '../command.ts';
 import { table } from '../output.ts';
 
 const toJson = (k: ServiceKey) => ({
@@ -19,9 +19,7 @@ const toJson = (k: ServiceKey) => ({
   revoked_at: k.revokedAt?.toISOString() ?? null,
 });
 
-export const keysCreate: Command = {
-  name: 'keys create',
-  describe: "Create a service key for an organization; the key is printed once and can't be shown again",
+export const keysCreate: CommandSpec = {
   options: { org: { type: 'string' }, name: { type: 'string' } },
   optionHelp: { org: 'organization id or name', name: 'a label for the key (default "Service key")' },
   usesDatabase: true,
@@ -43,9 +41,7 @@ export const keysCreate: Command = {
   },
 };
 
-export const keysList: Command = {
-  name: 'keys list',
-  describe: 'List service keys (ids and hints only: a key is never shown again after creation)',
+export const keysList: CommandSpec = {
   options: { org: { type: 'string' } },
   optionHelp: { org: 'only this organization (id or name)' },
   usesDatabase: true,
@@ -74,9 +70,7 @@ export const keysList: Command = {
   },
 };
 
-export const keysRevoke: Command = {
-  name: 'keys revoke',
-  describe: 'Revoke a service key; it is refused from the next request on, in every process',
+export const keysRevoke: CommandSpec = {
   usage: '<key-id>',
   usesDatabase: true,
   async run(args, ctx) {
@@ -91,9 +85,7 @@ export const keysRevoke: Command = {
   },
 };
 
-export const keysGenerate: Command = {
-  name: 'keys generate',
-  describe: 'Print a new random service key without storing it (for CAIRN_BOOTSTRAP_SERVICE_KEY)',
+export const keysGenerate: CommandSpec = {
   usesDatabase: false,
   async run(_args, ctx) {
     const key = generateToken('serviceKey');

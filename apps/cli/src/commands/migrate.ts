@@ -1,9 +1,8 @@
-import type { Command } from '../command.ts';
+import type { CommandSpec } from '../command.ts';
 
-export const migrateCommand: Command = {
-  name: 'migrate',
-  describe: 'Apply pending database migrations (serve does this at start too) and list what was applied',
+export const migrateCommand: CommandSpec = {
   usesDatabase: true,
+  createsDatabase: true,
   async run(_args, ctx) {
     const runtime = await ctx.runtime();
     const { rows } = await runtime.deps.db.query<{ id: string; applied_at: Date }>(

@@ -5,14 +5,12 @@ import {
   listOrganizations,
   type Organization,
 } from '@cairn/identity';
-import { type Command, optionalString, requiredString, UsageError } from '../command.ts';
+import { type CommandSpec, optionalString, requiredString, UsageError } from '../command.ts';
 import { table } from '../output.ts';
 
 const toJson = (o: Organization) => ({ id: o.id, name: o.name, created_at: o.createdAt.toISOString() });
 
-export const orgsCreate: Command = {
-  name: 'orgs create',
-  describe: 'Create an organization',
+export const orgsCreate: CommandSpec = {
   options: { name: { type: 'string' } },
   optionHelp: { name: 'the organization name (unique)' },
   usesDatabase: true,
@@ -25,9 +23,7 @@ export const orgsCreate: Command = {
   },
 };
 
-export const orgsList: Command = {
-  name: 'orgs list',
-  describe: 'List organizations',
+export const orgsList: CommandSpec = {
   usesDatabase: true,
   async run(_args, ctx) {
     const { identity } = await ctx.runtime();
@@ -41,9 +37,7 @@ export const orgsList: Command = {
   },
 };
 
-export const orgsAddMember: Command = {
-  name: 'orgs add-member',
-  describe: "Give a person (by their account's email) access to an organization in the developer console",
+export const orgsAddMember: CommandSpec = {
   options: { org: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
   optionHelp: {
     org: 'organization id or name',

@@ -1,6 +1,6 @@
 import { generatePlaces, importPlacesFile, MAX_GENERATE, type Places } from '@cairn/places';
 import type { CommandContext, Output } from '../command.ts';
-import { type Command, optionalString, UsageError } from '../command.ts';
+import { type CommandSpec, optionalString, UsageError } from '../command.ts';
 
 /**
  * Re-reads categories and chains and tells running servers to. The places are written already: a failure
@@ -52,10 +52,7 @@ function progress(out: Output, label: string, total: number) {
   };
 }
 
-export const placesGenerate: Command = {
-  name: 'places generate',
-  describe:
-    'Generate realistic places around real cities (deterministic: the same seed gives the same places)',
+export const placesGenerate: CommandSpec = {
   options: { count: { type: 'string' }, seed: { type: 'string' } },
   optionHelp: { count: 'how many places (required)', seed: 'any text; default "1"' },
   usesDatabase: true,
@@ -86,9 +83,7 @@ export const placesGenerate: Command = {
   },
 };
 
-export const placesImport: Command = {
-  name: 'places import',
-  describe: "Import the open places dataset's Parquet or CSV file; all good rows in one transaction, or none",
+export const placesImport: CommandSpec = {
   usage: '<file>',
   options: { 'max-bad': { type: 'string' }, strict: { type: 'boolean' } },
   optionHelp: {

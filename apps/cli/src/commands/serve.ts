@@ -1,16 +1,14 @@
 import { bootstrapDemo } from '@cairn/identity';
 import { createApp } from '@cairn/kit';
 import { startAdminSocket } from '../admin-socket.ts';
-import type { Command } from '../command.ts';
+import type { CommandSpec } from '../command.ts';
 import { execute } from '../execute.ts';
 import { bufferedOutput } from '../output.ts';
 
-export const serve: Command = {
-  name: 'serve',
-  describe:
-    'Start Cairn: every service on PORT (default 8080), on the embedded database unless DATABASE_URL is set',
+export const serve: CommandSpec = {
   usesDatabase: true,
   forwardable: false,
+  createsDatabase: true,
   serverLogs: true,
   async run(_args, ctx) {
     const runtime = await ctx.runtime();

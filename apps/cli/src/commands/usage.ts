@@ -1,11 +1,9 @@
 import { getOrganization } from '@cairn/identity';
 import { listUsage } from '@cairn/places';
-import { type Command, optionalString, UsageError } from '../command.ts';
+import { type CommandSpec, optionalString, UsageError } from '../command.ts';
 import { table } from '../output.ts';
 
-export const usageCommand: Command = {
-  name: 'usage',
-  describe: 'Places API calls per credential and endpoint, with their attribution (organization, app, user)',
+export const usageCommand: CommandSpec = {
   options: { org: { type: 'string' }, since: { type: 'string' } },
   optionHelp: {
     org: 'only this organization (id or name)',
