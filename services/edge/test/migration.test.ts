@@ -273,6 +273,7 @@ describe('enterprise: validation mode, adjusted, then finished', () => {
     expect((await history(z)).map((e) => [e.from, e.to, e.cause])).toEqual([
       ['start', 'validation', 'validation'],
       ['validation', 'validation', 'validation'],
+      ['validation', 'validation', 'rulesets'],
       ['validation', 'complete', 'pending'],
     ]);
     const rules = (

@@ -54,14 +54,22 @@ export function qInt(
   };
 }
 
+/**
+ * One of `values`. An empty value counts as absent, unless `empty` says why it can't be: for a parameter
+ * whose absence means something else (`waf_migration=` is not a plain Rulesets API write).
+ */
 export function qEnum<const T extends string>(
   values: readonly T[],
   description: string,
+  options: { empty?: string } = {},
 ): QueryParam<T | undefined> {
   return {
     schema: { type: 'string', enum: [...values], description },
     decode(raw, name) {
       const text = single(raw, name);
+      if (text === '' && options.empty !== undefined) {
+        throw invalidParameter(name, `Query parameter ${name} is empty: ${options.empty}`);
+      }
       if (text === undefined || text === '') return undefined;
       if (!(values as readonly string[]).includes(text)) {
         throw invalidParameter(
@@ -87,7 +95,12 @@ export function qString(description: string, max = 1000): QueryParam<string | un
   };
 }
 
-export function qBool(description: string): QueryParam<boolean | undefined> {
+/** true/1 or false/0; `invalid` words the refusal of anything else (the default: "must be true or false"). */
+export function qBool(
+  description: string,
+  invalid: (name: string, text: string) => string = (name, text) =>
+    `Query parameter ${name} must be true or false, not "${text}"`,
+): QueryParam<boolean | undefined> {
   return {
     schema: { type: 'boolean', description },
     decode(raw, name) {
@@ -95,7 +108,7 @@ export function qBool(description: string): QueryParam<boolean | undefined> {
       if (text === undefined || text === '') return undefined;
       if (text === 'true' || text === '1') return true;
       if (text === 'false' || text === '0') return false;
-      throw invalidParameter(name, `Query parameter ${name} must be true or false, not "${text}"`);
+      throw invalidParameter(name, invalid(name, text));
     },
   };
 }

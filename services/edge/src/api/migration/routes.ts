@@ -20,9 +20,12 @@ import {
 const read = { zone: 'waf', level: 'read' } as const;
 const BASE = '/zones/:zone_id/waf_migration';
 const ENTRYPOINT = '/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint';
+// The real API documents phase_two=1 (the SDK sends the number 1): a flag, not a phase number.
 const phaseTwo = {
   phase_two: qBool(
     '1 selects the phase 2 procedure (eligibility: no URI-based WAF overrides); without it, phase 1',
+    (name, text) =>
+      `Query parameter ${name} is a flag, not a phase number: ${name}=1 selects the phase 2 procedure, and 0 or leaving it out the phase 1 procedure (true and false work too); not "${text}"`,
   ),
 };
 
@@ -126,7 +129,7 @@ export const migrationRoutes: EdgeRoute[] = [
           seq: { type: 'integer' },
           from: { type: 'string', enum: STATES },
           to: { type: 'string', enum: STATES },
-          cause: { type: 'string', enum: ['pending', 'validation', 'plan', 'system'] },
+          cause: { type: 'string', enum: ['pending', 'validation', 'plan', 'system', 'rulesets'] },
           phase_two: { type: 'boolean' },
           actor: {
             type: 'object',
@@ -165,6 +168,10 @@ export const migrationRoutes: EdgeRoute[] = [
       waf_migration: qEnum(
         ['pending', '1', 'validation', '2'],
         'The WAF upgrade: pending/1 finishes it, validation/2 (Enterprise) runs both',
+        {
+          empty:
+            'give pending (or 1) to finish the WAF upgrade or validation (or 2) for validation mode, or leave waf_migration out to write the entry point without upgrading',
+        },
       ),
       ...phaseTwo,
     },
@@ -174,7 +181,7 @@ export const migrationRoutes: EdgeRoute[] = [
       const phase = params.ruleset_phase!;
       const dryRun = query.dry_run === true;
       if (query.waf_migration === undefined) {
-        const result = await putEntrypoint(deps, zone, phase, body, dryRun);
+        const result = await putEntrypoint(deps, zone, phase, body, { dryRun, actor: auth.actor });
         const notYet =
           phase === MANAGED_PHASE && zone.wafMigrationState === 'start'
             ? [

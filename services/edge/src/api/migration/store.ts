@@ -8,8 +8,13 @@ export interface Actor {
   name: string;
 }
 
-/** Why the state moved: the entry-point PUT's `waf_migration`, or a plan change. */
-export type Cause = 'pending' | 'validation' | 'plan' | 'system';
+/**
+ * Why the state moved: the entry-point PUT's `waf_migration`, a plan change, or (state unchanged) a
+ * write of the managed entry point through the Rulesets API in validation mode.
+ */
+export type Cause = 'pending' | 'validation' | 'plan' | 'system' | 'rulesets';
+
+export const SYSTEM_ACTOR: Actor = { type: 'system', id: null, name: 'Cairn' };
 
 export interface MigrationEvent {
   zoneId: string;
@@ -104,6 +109,35 @@ export async function insertEvent(
       at,
     ],
   );
+}
+
+/**
+ * A write of the managed entry point through the Rulesets API while the zone is in validation mode is
+ * part of the upgrade's history (the seed: review, adjust, then finish). Called inside the write's
+ * transaction after the ruleset row is locked; the state is read without locking the zone (an upgrade
+ * locks the zone, then the ruleset), and an upgrade that held the ruleset has committed by then.
+ */
+export async function recordRulesetsWrite(
+  tx: Queryable,
+  zoneId: string,
+  ruleset: { id: string; phase: string; version: string | null },
+  actor: Actor,
+  at: Date,
+): Promise<void> {
+  if (ruleset.phase !== 'http_request_firewall_managed') return;
+  const { rows } = await tx.query<{ state: MigrationState }>(
+    'SELECT waf_migration_state AS state FROM edge_zones WHERE id = $1',
+    [zoneId],
+  );
+  if (rows[0]?.state !== 'validation') return;
+  const context: EventContext = {
+    cause: 'rulesets',
+    phaseTwo: false,
+    actor,
+    rulesetId: ruleset.id,
+    rulesetVersion: ruleset.version === null ? null : Number(ruleset.version),
+  };
+  await insertEvent(tx, zoneId, 'validation', context, at);
 }
 
 export async function listEvents(db: Queryable, zoneId: string): Promise<MigrationEvent[]> {

@@ -98,7 +98,8 @@ export const rulesetRoutes: EdgeRoute[] = [
     query: dryRun,
     body: CreateRuleset,
     result: fullOrNull,
-    handle: ({ deps, zone, body, query }) => createRuleset(deps, zone, body, query.dry_run === true),
+    handle: ({ deps, auth, zone, body, query }) =>
+      createRuleset(deps, zone, body, { dryRun: query.dry_run === true, actor: auth.actor }),
   }),
   route({
     method: 'GET',
@@ -118,8 +119,11 @@ export const rulesetRoutes: EdgeRoute[] = [
     query: dryRun,
     body: UpdateRuleset,
     result: fullOrNull,
-    handle: ({ deps, zone, params, body, query }) =>
-      updateRuleset(deps, zone, params.ruleset_id!, body, query.dry_run === true),
+    handle: ({ deps, auth, zone, params, body, query }) =>
+      updateRuleset(deps, zone, params.ruleset_id!, body, {
+        dryRun: query.dry_run === true,
+        actor: auth.actor,
+      }),
   }),
   route({
     method: 'DELETE',
@@ -129,8 +133,8 @@ export const rulesetRoutes: EdgeRoute[] = [
     params: rulesetId,
     query: dryRun,
     noContent: true,
-    async handle({ deps, zone, params, query }) {
-      if (query.dry_run !== true) await deleteRuleset(deps, zone, params.ruleset_id!);
+    async handle({ deps, auth, zone, params, query }) {
+      if (query.dry_run !== true) await deleteRuleset(deps, zone, params.ruleset_id!, { actor: auth.actor });
       return NO_CONTENT;
     },
   }),
@@ -180,8 +184,8 @@ export const rulesetRoutes: EdgeRoute[] = [
     query: dryRun,
     body: ruleWithPosition,
     result: fullOrNull,
-    handle: ({ deps, zone, params, body, query }) =>
-      addRule(deps, zone, params.ruleset_id!, body, query.dry_run === true),
+    handle: ({ deps, auth, zone, params, body, query }) =>
+      addRule(deps, zone, params.ruleset_id!, body, { dryRun: query.dry_run === true, actor: auth.actor }),
   }),
   route({
     method: 'PATCH',
@@ -192,8 +196,11 @@ export const rulesetRoutes: EdgeRoute[] = [
     query: dryRun,
     body: rulePatch,
     result: fullOrNull,
-    handle: ({ deps, zone, params, body, query }) =>
-      patchRule(deps, zone, params.ruleset_id!, params.rule_id!, body, query.dry_run === true),
+    handle: ({ deps, auth, zone, params, body, query }) =>
+      patchRule(deps, zone, params.ruleset_id!, params.rule_id!, body, {
+        dryRun: query.dry_run === true,
+        actor: auth.actor,
+      }),
   }),
   route({
     method: 'DELETE',
@@ -203,8 +210,11 @@ export const rulesetRoutes: EdgeRoute[] = [
     params: { ...rulesetId, rule_id: hexParam('rule_id', 'rule') },
     query: dryRun,
     result: fullOrNull,
-    handle: ({ deps, zone, params, query }) =>
-      deleteRule(deps, zone, params.ruleset_id!, params.rule_id!, query.dry_run === true),
+    handle: ({ deps, auth, zone, params, query }) =>
+      deleteRule(deps, zone, params.ruleset_id!, params.rule_id!, {
+        dryRun: query.dry_run === true,
+        actor: auth.actor,
+      }),
   }),
   route({
     method: 'GET',
@@ -222,8 +232,11 @@ export const rulesetRoutes: EdgeRoute[] = [
     query: dryRun,
     body: UpdateEntrypoint,
     result: fullOrNull,
-    handle: ({ deps, zone, params, body, query }) =>
-      putEntrypoint(deps, zone, params.ruleset_phase!, body, query.dry_run === true),
+    handle: ({ deps, auth, zone, params, body, query }) =>
+      putEntrypoint(deps, zone, params.ruleset_phase!, body, {
+        dryRun: query.dry_run === true,
+        actor: auth.actor,
+      }),
   }),
   route({
     method: 'GET',

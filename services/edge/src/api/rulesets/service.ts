@@ -13,6 +13,7 @@ import {
   rulesetNotFound,
 } from '../errors.ts';
 import { newHexId } from '../ids.ts';
+import { type Actor, recordRulesetsWrite, SYSTEM_ACTOR } from '../migration/store.ts';
 import { CUSTOM_RULE_QUOTA, planLabel } from '../zones/plans.ts';
 import type { Zone } from '../zones/store.ts';
 import {
@@ -49,16 +50,27 @@ export type RulesetJson = ReturnType<typeof rulesetJson> | ReturnType<typeof man
 
 class DryRun extends Error {}
 
-/** Runs a write in one transaction; with dry_run, validates everything and rolls back (result null). */
-async function write<T>(
+/** How a write was asked for: `dry_run`, and who asked (recorded in validation mode). */
+export interface WriteOptions {
+  dryRun?: boolean;
+  actor?: Actor;
+}
+
+/**
+ * Runs a write in one transaction; with dry_run, validates everything and rolls back (result null). A
+ * write of the managed entry point in validation mode is recorded in the upgrade's history.
+ */
+async function write<T extends { id: string; phase: string; version: string }>(
   deps: RulesetDeps,
-  dryRun: boolean,
+  zone: Zone,
+  options: WriteOptions,
   fn: (tx: Queryable) => Promise<T>,
 ): Promise<T | null> {
   try {
     return await deps.db.transaction(async (tx) => {
       const value = await fn(tx);
-      if (dryRun) throw new DryRun();
+      await recordRulesetsWrite(tx, zone.id, value, options.actor ?? SYSTEM_ACTOR, deps.clock.now());
+      if (options.dryRun) throw new DryRun();
       return value;
     });
   } catch (error) {
@@ -243,7 +255,7 @@ export async function createRuleset(
   deps: RulesetDeps,
   zone: Zone,
   input: CreateRulesetInput,
-  dryRun = false,
+  options: WriteOptions = {},
 ) {
   if (input.kind !== 'zone') {
     const why: Record<string, string> = {
@@ -254,7 +266,7 @@ export async function createRuleset(
     throw invalidValue('/kind', input.kind, why[input.kind] ?? 'it must be zone');
   }
   const phase = checkPhaseName(input.phase, '/phase');
-  return write(deps, dryRun, async (tx) => {
+  return write(deps, zone, options, async (tx) => {
     const now = deps.clock.now();
     const rs: ZoneRuleset = {
       id: newHexId(),
@@ -292,9 +304,9 @@ export async function updateRuleset(
   zone: Zone,
   id: string,
   input: UpdateRulesetInput,
-  dryRun = false,
+  options: WriteOptions = {},
 ) {
-  return write(deps, dryRun, async (tx) => {
+  return write(deps, zone, options, async (tx) => {
     const rs = await lockedRuleset(tx, deps, zone, id);
     if (input.kind !== undefined && input.kind !== rs.kind)
       throw invalidValue('/kind', input.kind, `the kind of a ruleset cannot be changed (it is ${rs.kind})`);
@@ -377,15 +389,22 @@ export function putEntrypoint(
   zone: Zone,
   phase: string,
   input: EntrypointInput,
-  dryRun = false,
+  options: WriteOptions = {},
 ) {
-  return write(deps, dryRun, (tx) => writeEntrypoint(tx, deps, zone, phase, input));
+  return write(deps, zone, options, (tx) => writeEntrypoint(tx, deps, zone, phase, input));
 }
 
-export async function deleteRuleset(deps: RulesetDeps, zone: Zone, id: string): Promise<void> {
+export async function deleteRuleset(
+  deps: RulesetDeps,
+  zone: Zone,
+  id: string,
+  options: Pick<WriteOptions, 'actor'> = {},
+): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const rs = await lockedRuleset(tx, deps, zone, id);
     await deleteRulesetRow(tx, rs.id);
+    const deleted = { id: rs.id, phase: rs.phase, version: null };
+    await recordRulesetsWrite(tx, zone.id, deleted, options.actor ?? SYSTEM_ACTOR, deps.clock.now());
   });
 }
 
@@ -427,9 +446,9 @@ export async function addRule(
   zone: Zone,
   id: string,
   input: RuleWithPosition,
-  dryRun = false,
+  options: WriteOptions = {},
 ) {
-  return write(deps, dryRun, async (tx) => {
+  return write(deps, zone, options, async (tx) => {
     const rs = await lockedRuleset(tx, deps, zone, id);
     const previous = await latest(tx, rs);
     const rules = previous?.rules ?? [];
@@ -464,9 +483,9 @@ export async function patchRule(
   id: string,
   ruleId: string,
   input: RulePatch,
-  dryRun = false,
+  options: WriteOptions = {},
 ) {
-  return write(deps, dryRun, async (tx) => {
+  return write(deps, zone, options, async (tx) => {
     const rs = await lockedRuleset(tx, deps, zone, id);
     const previous = await latest(tx, rs);
     const rules = previous?.rules ?? [];
@@ -514,8 +533,14 @@ export async function patchRule(
   });
 }
 
-export async function deleteRule(deps: RulesetDeps, zone: Zone, id: string, ruleId: string, dryRun = false) {
-  return write(deps, dryRun, async (tx) => {
+export async function deleteRule(
+  deps: RulesetDeps,
+  zone: Zone,
+  id: string,
+  ruleId: string,
+  options: WriteOptions = {},
+) {
+  return write(deps, zone, options, async (tx) => {
     const rs = await lockedRuleset(tx, deps, zone, id);
     const previous = await latest(tx, rs);
     const rules = previous?.rules ?? [];

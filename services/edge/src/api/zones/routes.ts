@@ -126,12 +126,12 @@ export const zoneRoutes: EdgeRoute[] = [
     result: zoneSchema,
     async handle({ deps, zone, body }) {
       const plan = planOf(body.plan, '/plan/id');
-      const updated = await changeZone(deps, zone, {
+      const changed = await changeZone(deps, zone, {
         ...(plan ? { plan } : {}),
         ...(body.paused === undefined ? {} : { paused: body.paused }),
         ...(body.origin === undefined ? {} : { origin: body.origin }),
       });
-      return zoneJson(updated);
+      return new Reply(zoneJson(changed.zone), undefined, changed.messages);
     },
   }),
   route({

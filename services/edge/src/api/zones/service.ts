@@ -1,9 +1,18 @@
-import type { Queryable } from '@cairn/kit';
 import type { EdgeDeps } from '../../deps.ts';
+import type { Message } from '../envelope.ts';
 import { EDGE_CODES, edgeError, invalidValue } from '../errors.ts';
 import { newHexId } from '../ids.ts';
+import { planChangeMessage, stateAfterPlanChange } from '../migration/plan-change.ts';
 import { type PlanName, planJson } from './plans.ts';
-import { deleteZoneRow, findZone, insertZone, type MigrationState, updateZone, type Zone } from './store.ts';
+import {
+  deleteZoneRow,
+  findZone,
+  insertZone,
+  lockZone,
+  type MigrationState,
+  updateZone,
+  type Zone,
+} from './store.ts';
 
 export const ZONE_NAME =
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
@@ -64,30 +73,37 @@ export async function createZone(
   return zone;
 }
 
+/**
+ * Changes a zone, with its row locked (an upgrade in progress finishes first). A plan change may move
+ * the upgrade state (`stateAfterPlanChange`); the database records it with cause `plan`, and the answer
+ * says so in `messages`.
+ */
 export async function changeZone(
   deps: Pick<EdgeDeps, 'db' | 'clock'>,
   zone: Zone,
   change: { plan?: PlanName; paused?: boolean; origin?: string },
-  db: Queryable = deps.db,
-): Promise<Zone> {
+): Promise<{ zone: Zone; messages: Message[] }> {
   const origin = change.origin === undefined ? undefined : checkOrigin(change.origin, '/origin');
-  // A Free zone moved to a paid plan gets the previous WAF (state start); nothing ever moves back.
-  const wafMigrationState =
-    change.plan && change.plan !== 'free' && zone.wafMigrationState === 'default' ? 'start' : undefined;
-  await updateZone(
-    db,
-    zone.id,
-    {
-      ...(change.plan ? { plan: change.plan } : {}),
-      ...(change.paused === undefined ? {} : { paused: change.paused }),
-      ...(origin === undefined ? {} : { origin }),
-      ...(wafMigrationState ? { wafMigrationState } : {}),
-    },
-    deps.clock.now(),
-  );
-  const updated = await findZone(db, zone.id);
-  if (!updated) throw new Error(`zone ${zone.id} vanished`);
-  return updated;
+  return deps.db.transaction(async (tx) => {
+    const current = (await lockZone(tx, zone.id)) ?? zone;
+    const from = current.wafMigrationState;
+    const to = change.plan ? stateAfterPlanChange(from, change.plan) : undefined;
+    await updateZone(
+      tx,
+      zone.id,
+      {
+        ...(change.plan ? { plan: change.plan } : {}),
+        ...(change.paused === undefined ? {} : { paused: change.paused }),
+        ...(origin === undefined ? {} : { origin }),
+        ...(to ? { wafMigrationState: to } : {}),
+      },
+      deps.clock.now(),
+    );
+    const updated = await findZone(tx, zone.id);
+    if (!updated) throw new Error(`zone ${zone.id} vanished`);
+    const messages = to && change.plan ? [planChangeMessage(updated.name, from, to, change.plan)] : [];
+    return { zone: updated, messages };
+  });
 }
 
 export async function deleteZone(deps: Pick<EdgeDeps, 'db'>, zone: Zone): Promise<void> {

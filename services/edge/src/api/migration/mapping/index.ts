@@ -48,9 +48,20 @@ export const MAPPING_ROWS: readonly MappingRow[] = [
 ];
 
 /**
+ * Why there is nothing to convert below Pro: a Free zone never had the previous WAF (`default`), or it
+ * had it on a paid plan (`start`), where its configuration is kept but does not run on Free.
+ */
+function belowProText(zone: MappingInput['zone']): string {
+  if (zone.wafMigrationState === 'default') {
+    return `zone ${zone.name} is on the Free plan and never had the previous WAF managed rules: there is nothing to convert, and its WAF is configured with the Rulesets API`;
+  }
+  return `zone ${zone.name} is on the Free plan, where the previous WAF managed rules do not run: its configuration is kept, and runs again on a paid plan. Nothing can be converted on Free (executing the managed rulesets needs Pro or above): move the zone to a paid plan to upgrade that configuration; an upgrade on Free saves the configuration given, and the kept one is then no longer used`;
+}
+
+/**
  * The zone's previous-WAF configuration as the equivalent new configuration of the
  * `http_request_firewall_managed` entry point: skip rules first (firewall rules by priority, then page
- * rules by priority), then the execute rules of the managed rulesets. Zones below Pro never had the
+ * rules by priority), then the execute rules of the managed rulesets. Zones below Pro do not run the
  * previous WAF: nothing to convert.
  */
 export function mapConfiguration(input: MappingInput): {
@@ -60,12 +71,7 @@ export function mapConfiguration(input: MappingInput): {
   if (!atLeast(input.zone.plan, 'pro')) {
     return {
       configuration: { name: 'default', rules: [] },
-      messages: [
-        message(
-          MIGRATION_CODES.noPreviousWaf,
-          `zone ${input.zone.name} is on the Free plan and never had the previous WAF managed rules: there is nothing to convert, and its WAF is configured with the Rulesets API`,
-        ),
-      ],
+      messages: [message(MIGRATION_CODES.noPreviousWaf, belowProText(input.zone))],
     };
   }
   const draft: Draft = {
