@@ -18,6 +18,7 @@ export const EDGE_CODES = {
   onlyAnomalyPackages: 1027,
   notEntitled: 50002,
   zoneExists: 1061,
+  ownershipUnverified: 1117,
   crsMissing: 10503,
 } as const;
 

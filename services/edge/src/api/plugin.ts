@@ -4,6 +4,7 @@ import type { EdgeDeps } from '../deps.ts';
 import { securityEventRoutes } from '../events/routes.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { tokenRoutes } from './auth/routes.ts';
+import { dnsRecordRoutes } from './dns-records/routes.ts';
 import { edgeErrorShape } from './envelope.ts';
 import { EDGE_CODES, invalidBody } from './errors.ts';
 import { filterRoutes } from './filters/routes.ts';
@@ -13,6 +14,7 @@ import { pageRuleRoutes } from './page-rules/routes.ts';
 import type { EdgeRoute } from './route.ts';
 import { rulesetRoutes } from './rulesets/routes.ts';
 import { wafLegacyRoutes } from './waf-legacy/routes.ts';
+import { activationRoutes } from './zones/activation-routes.ts';
 import { zoneRoutes } from './zones/routes.ts';
 
 export const EDGE_API_PREFIX = '/client/v4';
@@ -21,6 +23,8 @@ export const edgeRoutes: readonly EdgeRoute[] = [
   ...accountRoutes,
   ...tokenRoutes,
   ...zoneRoutes,
+  ...activationRoutes,
+  ...dnsRecordRoutes,
   ...wafLegacyRoutes,
   ...filterRoutes,
   ...firewallRuleRoutes,

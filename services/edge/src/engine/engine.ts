@@ -95,7 +95,11 @@ export class EdgeEngine {
     });
   }
 
-  /** The zone serving a Host: the zone of that name, else of a parent domain (`www.example.com`). */
+  /**
+   * The zone serving a Host: the active zone of that name, else of the nearest parent domain
+   * (`www.example.com`). A pending zone (ownership not verified) serves nothing: its names stay with
+   * the zone above it.
+   */
   async zoneIdForHost(host: string): Promise<string | undefined> {
     const now = Date.now();
     const hit = this.hosts.get(host);
@@ -104,7 +108,7 @@ export class EdgeEngine {
     const labels = host.split('.');
     for (let i = 0; i + 1 < labels.length && zoneId === null; i++) {
       const zone = await findZoneByName(this.deps.db, labels.slice(i).join('.'));
-      if (zone) zoneId = zone.id;
+      if (zone?.status === 'active') zoneId = zone.id;
     }
     if (this.hosts.size > 10_000) this.hosts.clear();
     this.hosts.set(host, { value: zoneId, expires: now + this.options.planTtlMs, generation: 0 });

@@ -3,7 +3,7 @@
  * zone `*` covers every zone of the token's account; `zone:edit` on `*` may also create zones.
  * Shorthands: `read` (every area, read) and `edit` (every area, edit).
  */
-export const AREAS = ['zone', 'zone_settings', 'waf', 'firewall', 'page_rules', 'rulesets'] as const;
+export const AREAS = ['zone', 'zone_settings', 'dns', 'waf', 'firewall', 'page_rules', 'rulesets'] as const;
 export type Area = (typeof AREAS)[number];
 export type Level = 'read' | 'edit';
 
@@ -11,7 +11,8 @@ export const PERMISSIONS: readonly string[] = AREAS.flatMap((a) => [`${a}:read`,
 
 export const AREA_HELP: Record<Area, string> = {
   zone: 'the zone itself (name, plan, pause, delete; zone:edit on * creates zones)',
-  zone_settings: 'zone settings (waf, security_level)',
+  zone_settings: 'zone settings (waf, security_level, url_normalization)',
+  dns: 'DNS records (TXT: confirming another account’s zone under or over this one)',
   waf: 'the previous WAF managed rules: packages, groups, rules, URI-based overrides',
   firewall: 'firewall rules and filters',
   page_rules: 'page rules',

@@ -3,6 +3,9 @@ import type { PlanName } from './plans.ts';
 
 export type MigrationState = 'default' | 'start' | 'validation' | 'complete';
 
+/** `pending`: the zone overlaps another account's zone and waits for that account's TXT record. */
+export type ZoneStatus = 'pending' | 'active';
+
 export interface Zone {
   id: string;
   accountId: string;
@@ -17,6 +20,10 @@ export interface Zone {
   wafMigrationChangedAt: Date;
   /** Where the edge proxy sends the zone's traffic (`http://127.0.0.1:3000`); null: not proxied. */
   origin: string | null;
+  /** Only active zones take traffic (see ownership.ts). */
+  status: ZoneStatus;
+  /** The value the overlapped account's TXT record must hold (pending zones). */
+  verificationKey: string | null;
 }
 
 interface Row {
@@ -31,6 +38,8 @@ interface Row {
   waf_migration_state: MigrationState;
   waf_migration_changed_at: Date;
   origin: string | null;
+  status: ZoneStatus;
+  verification_key: string | null;
 }
 
 const toZone = (r: Row): Zone => ({
@@ -45,14 +54,20 @@ const toZone = (r: Row): Zone => ({
   wafMigrationState: r.waf_migration_state,
   wafMigrationChangedAt: r.waf_migration_changed_at,
   origin: r.origin ?? null,
+  status: r.status,
+  verificationKey: r.verification_key,
 });
 
 const SELECT = `SELECT z.*, a.name AS account_name FROM edge_zones z JOIN edge_accounts a ON a.id = z.account_id`;
 
-export async function insertZone(db: Queryable, z: Omit<Zone, 'accountName'>): Promise<boolean> {
+export async function insertZone(
+  db: Queryable,
+  z: Omit<Zone, 'accountName' | 'status' | 'verificationKey'> &
+    Partial<Pick<Zone, 'status' | 'verificationKey'>>,
+): Promise<boolean> {
   const { rowCount } = await db.query(
-    `INSERT INTO edge_zones (id, account_id, name, plan, paused, created_on, modified_on, waf_migration_state, waf_migration_changed_at, origin)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (name) DO NOTHING`,
+    `INSERT INTO edge_zones (id, account_id, name, plan, paused, created_on, modified_on, waf_migration_state, waf_migration_changed_at, origin, status, verification_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (name) DO NOTHING`,
     [
       z.id,
       z.accountId,
@@ -64,6 +79,8 @@ export async function insertZone(db: Queryable, z: Omit<Zone, 'accountName'>): P
       z.wafMigrationState,
       z.wafMigrationChangedAt,
       z.origin,
+      z.status ?? 'active',
+      z.verificationKey ?? null,
     ],
   );
   return rowCount > 0;
@@ -86,6 +103,23 @@ export async function lockZone(tx: Queryable, id: string): Promise<Zone | undefi
 export async function findZoneByName(db: Queryable, name: string): Promise<Zone | undefined> {
   const { rows } = await db.query<Row>(`${SELECT} WHERE z.name = $1`, [name]);
   return rows[0] && toZone(rows[0]);
+}
+
+/** Zones whose name is `name`, a parent domain of it, or a subdomain of it (the tree it overlaps). */
+export async function overlappingZones(db: Queryable, name: string): Promise<Zone[]> {
+  const { rows } = await db.query<Row>(
+    `${SELECT} WHERE z.name = $1 OR $1 LIKE '%.' || z.name OR z.name LIKE '%.' || $1 ORDER BY z.name`,
+    [name],
+  );
+  return rows.map(toZone);
+}
+
+/** Marks a pending zone active (its ownership was verified). */
+export async function activateZone(db: Queryable, id: string, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE edge_zones SET status = 'active', verification_key = NULL, modified_on = $2 WHERE id = $1`,
+    [id, at],
+  );
 }
 
 export async function listZones(db: Queryable, accountId?: string): Promise<Zone[]> {
