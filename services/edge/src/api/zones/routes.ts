@@ -75,7 +75,7 @@ export const zoneRoutes: EdgeRoute[] = [
     access: 'token',
     query: {
       name: qString('Only the zone with this name'),
-      status: qString('Only zones with this status (all zones are active)'),
+      status: qString('Only zones with this status: active, or pending (waiting for ownership verification)'),
       'account.id': qString('Only zones of this account'),
       'account.name': qString('Only zones of this account'),
       order: qEnum(['name', 'status', 'account.id', 'account.name'], 'Sort field'),
@@ -91,7 +91,7 @@ export const zoneRoutes: EdgeRoute[] = [
         query.name === undefined
           ? undefined
           : (z: (typeof zones)[number]) => z.name === query.name!.toLowerCase(),
-        query.status === undefined ? undefined : () => query.status === 'active',
+        query.status === undefined ? undefined : (z: (typeof zones)[number]) => z.status === query.status,
         query['account.id'] === undefined
           ? undefined
           : (z: (typeof zones)[number]) => z.accountId === query['account.id'],

@@ -3,6 +3,7 @@ import type { Message } from '../envelope.ts';
 import { EDGE_CODES, edgeError, invalidValue } from '../errors.ts';
 import { newHexId } from '../ids.ts';
 import { planChangeMessage, stateAfterPlanChange } from '../migration/plan-change.ts';
+import { otherAccountsZones, ownershipVerification } from './ownership.ts';
 import { type PlanName, planJson } from './plans.ts';
 import {
   deleteZoneRow,
@@ -55,6 +56,8 @@ export async function createZone(
     throw invalidValue(pointer, input.name, 'it must be a domain name such as example.com');
   const now = deps.clock.now();
   const id = newHexId();
+  // Under or over another account's zone: pending until that account confirms (ownership.ts).
+  const pending = (await otherAccountsZones(deps.db, input.accountId, name)).length > 0;
   const inserted = await insertZone(deps.db, {
     id,
     accountId: input.accountId,
@@ -66,6 +69,8 @@ export async function createZone(
     wafMigrationState: initialMigrationState(input.plan),
     wafMigrationChangedAt: now,
     origin,
+    status: pending ? 'pending' : 'active',
+    verificationKey: pending ? newHexId() : null,
   });
   if (!inserted) throw edgeError(400, EDGE_CODES.zoneExists, `${name} already exists`, { pointer });
   const zone = await findZone(deps.db, id);
@@ -114,7 +119,7 @@ export function zoneJson(zone: Zone) {
   return {
     id: zone.id,
     name: zone.name,
-    status: 'active',
+    status: zone.status,
     paused: zone.paused,
     type: 'full',
     development_mode: 0,
@@ -125,7 +130,9 @@ export function zoneJson(zone: Zone) {
     vanity_name_servers: [],
     created_on: zone.createdOn.toISOString(),
     modified_on: zone.modifiedOn.toISOString(),
-    activated_on: zone.createdOn.toISOString(),
+    activated_on: zone.status === 'active' ? zone.createdOn.toISOString() : null,
+    verification_key: zone.verificationKey,
+    ownership_verification: ownershipVerification(zone),
     meta: { step: 4, custom_certificate_quota: 0, page_rule_quota: 0, phishing_detected: false },
     owner: { id: null, type: 'organization', name: zone.accountName },
     account: { id: zone.accountId, name: zone.accountName },
@@ -151,7 +158,17 @@ export const zoneSchema = {
     vanity_name_servers: { type: 'array', items: { type: 'string' } },
     created_on: { type: 'string', format: 'date-time' },
     modified_on: { type: 'string', format: 'date-time' },
-    activated_on: { type: 'string', format: 'date-time' },
+    activated_on: { type: ['string', 'null'], format: 'date-time' },
+    verification_key: {
+      type: ['string', 'null'],
+      description: 'A pending zone: the value of the TXT record the overlapped account adds',
+    },
+    ownership_verification: {
+      type: ['object', 'null'],
+      description:
+        'Cairn extension: a pending zone overlaps another account’s zone; that account adds this TXT record to its zone, then PUT /zones/{id}/activation_check',
+      properties: { type: { type: 'string' }, name: { type: 'string' }, value: { type: 'string' } },
+    },
     meta: { type: 'object' },
     owner: { type: 'object' },
     account: {
