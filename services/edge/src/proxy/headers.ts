@@ -45,6 +45,13 @@ export interface ForwardInfo {
  * The request headers for the origin, in arrival order with their case: hop-by-hop fields dropped, the
  * client appended to `X-Forwarded-For`, `X-Forwarded-Proto`/`-Host` and `CF-Connecting-IP`/`CF-Ray` set.
  */
+/** How many Host field lines the request has (node keeps only the first in `req.headers`). */
+export function hostFieldCount(raw: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if ((raw[i] as string).toLowerCase() === 'host') n++;
+  return n;
+}
+
 export function originRequestHeaders(raw: readonly string[], info: ForwardInfo): string[] {
   let extra: Set<string> | undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {

@@ -81,5 +81,5 @@ export const badGatewayPage = (host: string, rayId: string): EdgePage =>
 export const gatewayTimeoutPage = (host: string, rayId: string): EdgePage =>
   page(504, 'Gateway time-out', [`The origin of ${host} did not answer in time.`], rayId);
 
-export const badRequestPage = (rayId: string): EdgePage =>
-  page(400, 'Bad request', ['The request has no usable Host header.'], rayId);
+export const badRequestPage = (rayId: string, why = 'The request has no usable Host header.'): EdgePage =>
+  page(400, 'Bad request', [why], rayId);

@@ -10,7 +10,7 @@ import type { Terminal } from '../engine/verdict.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import { type BufferedBody, bufferBody } from './body.ts';
 import type { ProxyConfig } from './config.ts';
-import { clientResponseHeaders, originRequestHeaders } from './headers.ts';
+import { clientResponseHeaders, hostFieldCount, originRequestHeaders } from './headers.ts';
 import { Origins } from './origins.ts';
 import {
   badGatewayPage,
@@ -91,6 +91,9 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
     const head = req.method === 'HEAD';
     const host = hostOf(req.headers.host);
     if (!host) return send(res, badRequestPage(rayId), rayId, head);
+    // RFC 9112 §3.2: more than one Host field line is a 400 (which host would the rules see?).
+    if (hostFieldCount(req.rawHeaders) > 1)
+      return send(res, badRequestPage(rayId, 'The request has more than one Host header.'), rayId, head);
     const zoneId = await deps.engine.zoneIdForHost(host);
     const plan = zoneId === undefined ? undefined : await deps.engine.planFor(zoneId);
     if (!plan) return send(res, noZonePage(host, rayId), rayId, head);
