@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runCommand } from '@cairn/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { edgeExport } from '../../../apps/cli/src/commands/edge-export.ts';
-import type { Runtime } from '../../../apps/cli/src/runtime.ts';
 import { hclString } from '../src/api/migration/iac/hcl.ts';
 import { exportTerraform, findZone, MANAGED_PACKAGE_ID, renderTerraform } from '../src/index.ts';
 import { call, type EdgeFixture, startEdge } from './helpers.ts';
@@ -163,21 +162,11 @@ function cairn(args: string[]) {
   });
 }
 
-/** Runs the command in this process, on the fixture's edge service (the CLI's runtime stands aside). */
+/** Runs `cairn edge export …` in this process, on the fixture's edge service (the CLI's runtime stands aside). */
 async function runExport(args: Record<string, string>, json: boolean) {
-  const lines: string[] = [];
-  const values: unknown[] = [];
-  const ctx = {
-    json,
-    out: {
-      line: (t: string) => lines.push(t),
-      json: (v: unknown) => values.push(v),
-      error: (t: string) => lines.push(t),
-    },
-    runtime: async () => ({ edge: f.edge }) as unknown as Runtime,
-  };
-  const code = await edgeExport.run({ values: args, positionals: [] }, ctx);
-  return { code, text: lines.join('\n'), json: values[0] };
+  const argv = ['edge', 'export', ...Object.entries(args).flatMap(([k, v]) => [`--${k}`, v])];
+  const res = await runCommand(json ? [...argv, '--json'] : argv, { edge: f.edge });
+  return { ...res, text: res.stdout, json: json && res.code === 0 ? JSON.parse(res.stdout) : undefined };
 }
 
 describe('cairn edge export', () => {
@@ -197,12 +186,12 @@ describe('cairn edge export', () => {
     expect(text.text).toContain(
       `Zone ${z.name} (${z.id}), WAF upgrade state start, phase http_request_firewall_managed.`,
     );
-    await expect(runExport({ zone: 'nowhere.example.com' }, false)).rejects.toThrow(
-      /no zone "nowhere.example.com"/,
-    );
-    await expect(runExport({ zone: z.name, phase: 'http_request_nope' }, false)).rejects.toThrow(
-      /--phase must be/,
-    );
+    const nowhere = await runExport({ zone: 'nowhere.example.com' }, false);
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toMatch(/no zone "nowhere.example.com"/);
+    const badPhase = await runExport({ zone: z.name, phase: 'http_request_nope' }, false);
+    expect(badPhase.code).toBe(2);
+    expect(badPhase.stderr).toMatch(/--phase must be/);
   });
 
   it('is a command of cairn: other formats are refused', async () => {

@@ -1,8 +1,6 @@
+import { runCommand } from '@cairn/cli';
 import { createOrganization, createServiceKey } from '@cairn/identity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandContext } from '../../../apps/cli/src/command.ts';
-import { editsRollback } from '../../../apps/cli/src/commands/edits.ts';
-import type { Runtime } from '../../../apps/cli/src/runtime.ts';
 import {
   contributorAccuracy,
   createPlaces,
@@ -671,23 +669,16 @@ describe('cairn edits rollback', () => {
     const edit = await suggest(author.token, id, { name: 'CLI Name' });
     await castVote(v1.token, edit.id!, 'approve');
     await castVote(v2.token, edit.id!, 'approve');
-    const lines: string[] = [];
-    const ctx: CommandContext = {
-      out: {
-        line: (t) => lines.push(t),
-        json: (v) => lines.push(JSON.stringify(v)),
-        error: (t) => lines.push(t),
-      },
-      json: false,
-      runtime: async () => ({ places: f.places }) as unknown as Runtime,
-    };
-    expect(await editsRollback.run({ values: { reason: 'spam' }, positionals: [edit.id!] }, ctx)).toBe(0);
-    expect(lines).toEqual([`Rolled back suggested edit ${edit.id}`]);
+    const cairn = (argv: string[]) => runCommand(['edits', 'rollback', ...argv], { places: f.places });
+    const done = await cairn([edit.id!, '--reason', 'spam']);
+    expect(done).toEqual({ code: 0, stdout: `Rolled back suggested edit ${edit.id}\n`, stderr: '' });
     expect((await place(id)).name).toBe(before.name);
-    await expect(editsRollback.run({ values: {}, positionals: [edit.id!] }, ctx)).rejects.toThrow(
-      /already rolled back/,
-    );
-    await expect(editsRollback.run({ values: {}, positionals: [] }, ctx)).rejects.toThrow(/exactly one/);
+    const again = await cairn([edit.id!]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already rolled back/);
+    const none = await cairn([]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/exactly one/);
   });
 });
 
