@@ -246,6 +246,29 @@ describe('fields, details, cursors', () => {
     expect(missing.body.message).toMatch(/000000000000000000000000/);
   });
 
+  it('answers 400 naming the parameter for text PostgreSQL cannot store (NUL, invalid UTF-8), never 500', async () => {
+    const id = all[0]!.id;
+    for (const [method, path, parameter] of [
+      ['GET', '/places/search?query=caf%00e', 'query'],
+      ['GET', '/places/search?near=Par%00is', 'near'],
+      ['GET', '/places/search?query=caf%C3e', 'query'],
+      ['GET', '/places/search?query=%ED%A0%80', 'query'],
+      ['GET', '/autocomplete?query=caf%00e', 'query'],
+      ['GET', `/places/match?name=%00&ll=${PARIS.lat},${PARIS.lon}`, 'name'],
+      ['GET', '/places/match?name=Cafe&city=Pa%00ris&cc=FR', 'city'],
+      ['POST', `/places/${id}/suggest/edit?name=Caf%00e`, 'name'],
+      ['POST', `/places/${id}/suggest/flag?fields=name&comment=%00`, 'comment'],
+      ['GET', `/places/${id}/history?limit=1%00`, 'limit'],
+    ] as const) {
+      const res = await fetch(`${f.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${f.serviceKey}`, 'x-places-api-version': '2025-06-17' },
+      });
+      expect(res.status, path).toBe(400);
+      expect(((await res.json()) as { message: string }).message, path).toContain(parameter);
+    }
+  });
+
   it('answers a mistyped path under /places/ as an unknown route, not an unknown place', async () => {
     for (const [method, path] of [
       ['GET', '/places/searchx'],
