@@ -1,6 +1,8 @@
 import { hashToken } from '@cairn/kit';
 import { openBrowserSession } from './accounts/service.ts';
 import type { IdentityDeps } from './deps.ts';
+import type { RedeemedSession } from './session-tokens/service.ts';
+import { findAccessTokenById } from './store/access-tokens.ts';
 import { findAccountByUserId } from './store/accounts.ts';
 import { findAppById } from './store/apps.ts';
 import { findLiveBrowserSession } from './store/browser-sessions.ts';
@@ -14,15 +16,22 @@ export interface EditorSession {
   sessionId: string;
   userId: number;
   displayName: string;
+  /**
+   * The person consented to the placemaker permission for this app (`mode=placemaker`) and the access token
+   * the session came from is still live: the editor API allows writes only then.
+   */
+  placemaker: boolean;
   app: { id: string; name: string; organizationId: string; organizationName: string; embedOrigins: string[] };
 }
 
 export async function openEditorSession(
   deps: Pick<IdentityDeps, 'db' | 'clock'>,
-  userId: number,
-  appId: string,
+  redeemed: RedeemedSession,
 ): Promise<{ cookie: string; expiresAt: Date }> {
-  const { cookie, session } = await openBrowserSession(deps, userId, appId);
+  const { cookie, session } = await openBrowserSession(deps, redeemed.userId, {
+    appId: redeemed.appId,
+    accessTokenId: redeemed.accessTokenId,
+  });
   return { cookie, expiresAt: session.expiresAt };
 }
 
@@ -33,9 +42,10 @@ export async function editorSessionOf(
   if (!cookie || !/^bs_[A-Za-z0-9_-]{43}$/.test(cookie)) return undefined;
   const session = await findLiveBrowserSession(deps.db, hashToken(cookie), deps.clock.now());
   if (!session?.appId) return undefined;
-  const [account, app] = await Promise.all([
+  const [account, app, token] = await Promise.all([
     findAccountByUserId(deps.db, session.userId),
     findAppById(deps.db, session.appId),
+    session.accessTokenId ? findAccessTokenById(deps.db, session.accessTokenId) : undefined,
   ]);
   if (!account || !app || app.revokedAt) return undefined;
   const organization = await findOrganization(deps.db, app.organizationId);
@@ -43,6 +53,7 @@ export async function editorSessionOf(
     sessionId: session.id,
     userId: account.userId,
     displayName: account.displayName,
+    placemaker: token?.placemaker === true && token.revokedAt === null,
     app: {
       id: app.id,
       name: app.name,

@@ -33,6 +33,7 @@ export {
 } from './service-keys/service.ts';
 export {
   createSessionToken,
+  PLACEMAKER_CONSENT_MISSING,
   type RedeemedSession,
   redeemSessionToken,
   SESSION_TOKEN_TTL_MS,

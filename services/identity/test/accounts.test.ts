@@ -163,7 +163,7 @@ describe('Connected apps', () => {
   it('lists the apps holding a token, and disconnecting one revokes its tokens and sessions at once', async () => {
     const email = await newPerson(f, 'Dana Disconnect');
     const client = await signedInClient(f, email);
-    const code = (await authorize(client, f, {})).searchParams.get('code')!;
+    const code = (await authorize(client, f, { mode: 'placemaker' })).searchParams.get('code')!;
     const token = (await exchange(f, { code })).body.access_token!;
     const pending = (await sessionToken(f, token)).body.session_token!;
     await f.identity.resolveBearer(token); // cached

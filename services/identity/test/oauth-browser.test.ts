@@ -40,6 +40,7 @@ function thirdPartyApp(issuer: string, clientId: string, clientSecret: string, p
           state,
           code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
           code_challenge_method: 'S256',
+          mode: 'placemaker', // the app opens the embedded editor, so it asks for the placemaker permission
         }).toString();
         res.writeHead(302, { location: authorize.toString() }).end();
         return;

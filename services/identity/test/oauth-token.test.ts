@@ -110,7 +110,7 @@ describe('the token endpoint, {auth_url}/oauth2/access_token', () => {
   });
 
   it('a replayed code fails and revokes every token issued from it (RFC 9700 §4.2.4)', async () => {
-    const code = await newCode();
+    const code = await newCode({ mode: 'placemaker' });
     const first = await exchange(f, { code });
     expect(first.status).toBe(200);
     expect((await sessionToken(f, first.body.access_token!)).status).toBe(200);

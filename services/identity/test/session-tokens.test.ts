@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redeemSessionToken } from '../src/index.ts';
+import { PLACEMAKER_CONSENT_MISSING, redeemSessionToken } from '../src/index.ts';
 import { callUsersApi } from './helpers.ts';
 import {
   authorize,
   exchange,
+  newPerson,
   type OAuthFixture,
   sessionToken,
   signedInClient,
@@ -30,6 +31,7 @@ describe('POST {users_url}/auth/session-token', () => {
     expect(res.body.session_token).toMatch(/^st_[A-Za-z0-9_-]{43}$/);
     const auth = await f.identity.resolveBearer(accessToken);
     await expect(redeemSessionToken(f.identity.deps, res.body.session_token!)).resolves.toEqual({
+      accessTokenId: auth.credentialId,
       userId: auth.userId,
       appId: f.appId,
       organizationId: f.orgId,
@@ -76,6 +78,23 @@ describe('POST {users_url}/auth/session-token', () => {
     expect(viaManaged.body.message).toMatch(
       /requires the third-party flow.*not a managed user's access token/,
     );
+  });
+
+  it('refuses a token from the default consent (no mode=placemaker) with 403 saying how to ask', async () => {
+    const person = await newPerson(f, 'Noel No-Editor');
+    const client = await signedInClient(f, person);
+    const code = (await authorize(client, f, {})).searchParams.get('code')!;
+    const plain = (await exchange(f, { code })).body.access_token!;
+    const refused = await sessionToken(f, plain);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe(PLACEMAKER_CONSENT_MISSING);
+    expect(refused.body.message).toMatch(/without the placemaker permission.*mode=placemaker/);
+    // Asking again with mode=placemaker (the person consents to it) gives a token that may open the editor.
+    const upgraded = (await authorize(client, f, { mode: 'placemaker' })).searchParams.get('code')!;
+    const editor = (await exchange(f, { code: upgraded })).body.access_token!;
+    expect((await sessionToken(f, editor)).status).toBe(200);
+    // The older token keeps what it was issued with.
+    expect((await sessionToken(f, plain)).status).toBe(403);
   });
 
   it('needs the version header and a bearer like the rest of the users API', async () => {

@@ -5,6 +5,8 @@ import {
   disconnectApp,
   type Identity,
   identityMigrations,
+  openEditorSession,
+  PLACEMAKER_CONSENT_MISSING,
   registerApp,
   signUp,
 } from '@cairn/identity';
@@ -49,11 +51,11 @@ async function newSessionToken(): Promise<string> {
 }
 
 /** A live third-party access token row for the user and app (as the code exchange makes). */
-async function accessTokenId(): Promise<string> {
+async function accessTokenId(placemaker = true): Promise<string> {
   const { rows } = await deps.db.query<{ id: string }>(
-    `INSERT INTO access_tokens (id, token_hash, kind, user_id, organization_id, app_id, created_at)
-     VALUES (gen_random_uuid(), md5(random()::text), 'oauth_user', $1, $2, $3, now()) RETURNING id`,
-    [userId, orgId, appId],
+    `INSERT INTO access_tokens (id, token_hash, kind, user_id, organization_id, app_id, created_at, placemaker)
+     VALUES (gen_random_uuid(), md5(random()::text), 'oauth_user', $1, $2, $3, now(), $4) RETURNING id`,
+    [userId, orgId, appId, placemaker],
   );
   return rows[0]!.id;
 }
@@ -162,6 +164,45 @@ describe('/placemakers/home?session_token=…', () => {
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
     expect(asset.headers.get('cache-control')).toContain('immutable');
+  });
+
+  it('writes need the placemaker permission, checked on every write', async () => {
+    const write = (cookie: string) =>
+      fetch(`${baseUrl}/placemakers/api/suggest/place`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', 'x-requested-with': 'cairn-editor' },
+        body: JSON.stringify({ name: 'Corner Cafe' }),
+      });
+    // No session token from a token of the default consent…
+    const plainToken = await accessTokenId(false);
+    const auth = {
+      kind: 'oauth_user' as const,
+      organizationId: orgId,
+      appId,
+      userId,
+      credentialId: plainToken,
+    };
+    await expect(createSessionToken(identity.deps, auth)).rejects.toMatchObject({
+      status: 403,
+      message: PLACEMAKER_CONSENT_MISSING,
+    });
+    // …and an editor session that came from one (opened before this check existed) can read but not write.
+    const opened = await openEditorSession(identity.deps, {
+      accessTokenId: plainToken,
+      userId,
+      appId,
+      organizationId: orgId,
+    });
+    const plain = `cairn_editor=${opened.cookie}`;
+    expect((await open('/placemakers/api/me', plain)).status).toBe(200);
+    const refused = await write(plain);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /does not include the placemaker permission.*mode=placemaker/,
+    );
+    // A placemaker session reaches the places backend (which has no places in this test).
+    const editor = editorCookie(await open(`/placemakers/home?session_token=${await newSessionToken()}`));
+    expect((await write(editor)).status).toBe(404);
   });
 
   it('ends the editor session when the person disconnects the app', async () => {

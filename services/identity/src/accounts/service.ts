@@ -91,14 +91,15 @@ export async function signIn(
 export async function openBrowserSession(
   deps: Pick<IdentityDeps, 'db' | 'clock'>,
   userId: number,
-  appId: string | null = null,
+  editor: { appId: string; accessTokenId: string } | null = null,
 ): Promise<{ cookie: string; session: BrowserSession }> {
   const cookie = generateToken('browserSession');
   const now = deps.clock.now();
   const session: BrowserSession = {
     id: newId(),
     userId,
-    appId,
+    appId: editor?.appId ?? null,
+    accessTokenId: editor?.accessTokenId ?? null,
     expiresAt: new Date(now.getTime() + SESSION_DAYS * 86_400_000),
   };
   await insertBrowserSession(deps.db, { ...session, createdAt: now }, hashToken(cookie));

@@ -1,13 +1,19 @@
 import { type AuthContext, CairnError, forbidden, generateToken, hashToken, newId } from '@cairn/kit';
 import type { IdentityDeps } from '../deps.ts';
+import { findAccessTokenById } from '../store/access-tokens.ts';
 import { insertSessionToken, redeemSessionTokenRow } from '../store/session-tokens.ts';
 
 /** The seed's limit: a session token is valid for 10 minutes. */
 export const SESSION_TOKEN_TTL_MS = 10 * 60_000;
 
+/** Why a third-party token without the placemaker permission can't open the editor, and how to ask for it. */
+export const PLACEMAKER_CONSENT_MISSING =
+  "This access token was issued without the placemaker permission (the person's consent to open the place editor and suggest and vote on edits as them), so it cannot open the editor. Ask for it: send the person to /oauth2/authenticate with mode=placemaker added to the authorization request, exchange the new code, and use that access token";
+
 /**
  * POST /auth/session-token: only a third-party user's access token may ask (the embedded editing UI
- * requires the third-party flow); the session token is bound to that user, app and access token.
+ * requires the third-party flow), and only one issued under a consent that includes the placemaker
+ * permission; the session token is bound to that user, app and access token.
  */
 export async function createSessionToken(
   deps: Pick<IdentityDeps, 'db' | 'clock'>,
@@ -19,6 +25,8 @@ export async function createSessionToken(
       `Session tokens open the embedded place-editing UI, which requires the third-party flow: authenticate with the user's access token from the OAuth code exchange, not ${what}`,
     );
   }
+  const accessToken = await findAccessTokenById(deps.db, auth.credentialId);
+  if (!accessToken?.placemaker) throw forbidden(PLACEMAKER_CONSENT_MISSING);
   const token = generateToken('sessionToken');
   const now = deps.clock.now();
   await insertSessionToken(
@@ -38,6 +46,7 @@ export async function createSessionToken(
 }
 
 export interface RedeemedSession {
+  accessTokenId: string;
   userId: number;
   appId: string;
   organizationId: string;
@@ -70,6 +79,7 @@ export async function redeemSessionToken(
     );
   }
   return {
+    accessTokenId: outcome.token.accessTokenId,
     userId: outcome.token.userId,
     appId: outcome.token.appId,
     organizationId: outcome.token.organizationId,

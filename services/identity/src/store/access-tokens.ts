@@ -11,6 +11,8 @@ export interface AccessTokenRecord {
   createdAt: Date;
   revokedAt: Date | null;
   revokedReason: string | null;
+  /** Issued under a consent that includes the placemaker permission (`mode=placemaker`). */
+  placemaker: boolean;
 }
 
 interface Row {
@@ -22,6 +24,7 @@ interface Row {
   created_at: Date;
   revoked_at: Date | null;
   revoked_reason: string | null;
+  placemaker: boolean;
 }
 
 const toRecord = (r: Row): AccessTokenRecord => ({
@@ -33,11 +36,12 @@ const toRecord = (r: Row): AccessTokenRecord => ({
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
   revokedReason: r.revoked_reason,
+  placemaker: r.placemaker,
 });
 
 export async function insertAccessToken(
   db: Queryable,
-  token: Omit<AccessTokenRecord, 'revokedAt' | 'revokedReason'> & {
+  token: Omit<AccessTokenRecord, 'revokedAt' | 'revokedReason' | 'placemaker'> & {
     authorizationCodeId?: string;
     placemaker?: boolean;
   },
@@ -118,6 +122,11 @@ export async function findAccessTokenByHash(
   tokenHash: string,
 ): Promise<AccessTokenRecord | undefined> {
   const { rows } = await db.query<Row>('SELECT * FROM access_tokens WHERE token_hash = $1', [tokenHash]);
+  return rows[0] && toRecord(rows[0]);
+}
+
+export async function findAccessTokenById(db: Queryable, id: string): Promise<AccessTokenRecord | undefined> {
+  const { rows } = await db.query<Row>('SELECT * FROM access_tokens WHERE id = $1', [id]);
   return rows[0] && toRecord(rows[0]);
 }
 

@@ -21,9 +21,8 @@ export async function startSession(
   reply: FastifyReply,
   publicUrl: string,
   userId: number,
-  appId: string | null = null,
 ): Promise<void> {
-  const { cookie, session } = await openBrowserSession(deps, userId, appId);
+  const { cookie, session } = await openBrowserSession(deps, userId);
   void reply.setCookie(SESSION_COOKIE, cookie, {
     path: '/',
     httpOnly: true,

@@ -13,6 +13,7 @@ import {
   CairnError,
   type ErrorShape,
   errorHandler,
+  forbidden,
   pageHeaders,
   toCairnError,
   unauthorized,
@@ -60,6 +61,9 @@ function paramsOf(body: unknown): Params {
   return params;
 }
 
+const EDITOR_CONSENT_MISSING =
+  "Your consent for this app does not include the placemaker permission (opening the place editor and suggesting and voting on edits as you), so the editor can't save changes. The app can ask for it by sending you to /oauth2/authenticate with mode=placemaker; then open the editor again from the app";
+
 const SUGGESTIONS: readonly SuggestionKind[] = ['edit', 'remove', 'flag', 'merge'];
 
 const APP_PAGES = [
@@ -86,7 +90,7 @@ export function placemakersRoutes(identity: IdentityDeps, backend: PlacemakersBa
       }
       try {
         const redeemed = await redeemSessionToken(identity, token);
-        const { cookie, expiresAt } = await openEditorSession(identity, redeemed.userId, redeemed.appId);
+        const { cookie, expiresAt } = await openEditorSession(identity, redeemed);
         setEditorCookie(request, reply, publicUrl, cookie, expiresAt);
         return reply.header('cache-control', 'no-store').redirect('/placemakers/', 303);
       } catch (error) {
@@ -140,6 +144,8 @@ export function placemakersRoutes(identity: IdentityDeps, backend: PlacemakersBa
             'Requests that change data must come from the editor (X-Requested-With: cairn-editor)',
           );
         }
+        // Every write needs the placemaker permission (checked again here, not only when the session opened).
+        if (request.method !== 'GET' && !request.editor!.placemaker) throw forbidden(EDITOR_CONSENT_MISSING);
       });
 
       api.get('/placemakers/api/me', { schema: { hide: true } }, async (request) => {
