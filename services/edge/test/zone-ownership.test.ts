@@ -182,3 +182,21 @@ describe('the other way round, and within one account', () => {
     expect(outside.text).toContain('/name');
   });
 });
+
+describe('two accounts creating overlapping zones at the same time', () => {
+  it('cannot both end up active', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [a, b] = await Promise.all([
+        f.call('POST', '/zones', { name: `race${round}.audit.test`, account: { id: f.accountId } }),
+        asAttacker('POST', '/zones', {
+          name: `www.race${round}.audit.test`,
+          account: { id: attacker.accountId },
+        }),
+      ]);
+      expect(a.status, a.text).toBe(200);
+      expect(b.status, b.text).toBe(200);
+      const statuses = [a, b].map((r) => (r.body.result as { status: string }).status).sort();
+      expect(statuses).toEqual(['active', 'pending']);
+    }
+  });
+});

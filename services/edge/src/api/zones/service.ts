@@ -10,6 +10,7 @@ import {
   findZone,
   insertZone,
   lockZone,
+  lockZoneNames,
   type MigrationState,
   updateZone,
   type Zone,
@@ -56,21 +57,26 @@ export async function createZone(
     throw invalidValue(pointer, input.name, 'it must be a domain name such as example.com');
   const now = deps.clock.now();
   const id = newHexId();
-  // Under or over another account's zone: pending until that account confirms (ownership.ts).
-  const pending = (await otherAccountsZones(deps.db, input.accountId, name)).length > 0;
-  const inserted = await insertZone(deps.db, {
-    id,
-    accountId: input.accountId,
-    name,
-    plan: input.plan,
-    paused: false,
-    createdOn: now,
-    modifiedOn: now,
-    wafMigrationState: initialMigrationState(input.plan),
-    wafMigrationChangedAt: now,
-    origin,
-    status: pending ? 'pending' : 'active',
-    verificationKey: pending ? newHexId() : null,
+  // Under or over another account's zone: pending until that account confirms (ownership.ts). The
+  // check and the insert hold one lock, so two accounts creating overlapping names at once can't both
+  // find the tree empty.
+  const inserted = await deps.db.transaction(async (tx) => {
+    await lockZoneNames(tx);
+    const pending = (await otherAccountsZones(tx, input.accountId, name)).length > 0;
+    return insertZone(tx, {
+      id,
+      accountId: input.accountId,
+      name,
+      plan: input.plan,
+      paused: false,
+      createdOn: now,
+      modifiedOn: now,
+      wafMigrationState: initialMigrationState(input.plan),
+      wafMigrationChangedAt: now,
+      origin,
+      status: pending ? 'pending' : 'active',
+      verificationKey: pending ? newHexId() : null,
+    });
   });
   if (!inserted) throw edgeError(400, EDGE_CODES.zoneExists, `${name} already exists`, { pointer });
   const zone = await findZone(deps.db, id);

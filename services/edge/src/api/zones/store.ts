@@ -114,6 +114,11 @@ export async function overlappingZones(db: Queryable, name: string): Promise<Zon
   return rows.map(toZone);
 }
 
+/** Serialises zone creation until the transaction ends (the overlap check and the insert are one step). */
+export async function lockZoneNames(tx: Queryable): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtext('cairn_edge_zone_names'))`);
+}
+
 /** Marks a pending zone active (its ownership was verified). */
 export async function activateZone(db: Queryable, id: string, at: Date): Promise<void> {
   await db.query(
