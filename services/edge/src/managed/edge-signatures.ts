@@ -30,6 +30,17 @@ const MISC = 'Cloudflare Miscellaneous';
 const uri = 'lower(url_decode(http.request.uri))';
 const query = 'lower(url_decode(http.request.uri.query))';
 
+/**
+ * A Log4j lookup that hides its name: a lookup nested in another (`${${lower:j}ndi:`, `${j${::-n}di:`,
+ * `${${env:X:-j}ndi:`, any lookup or default value producing a letter) or a lookup that only exists to
+ * read or rewrite data (`${env:`, `${sys:`, `${lower:`, `${::-x}`…). A plain template `${name}` or a
+ * shell default `${VAR:-x}` is neither.
+ */
+const LOG4J_OBFUSCATED = String.raw`\$\{[^}]{0,64}\$\{|\$\{(lower|upper|env|sys|date|base64|main|java|ctx|jvmrunargs|k8s|docker|spring|web|sd|map|marker|bundle|event|log4j)?:`;
+
+/** Spring's data binding reaching the class loader (Spring4Shell, and CVE-2010-1622 before it). */
+const SPRING_CLASSLOADER = String.raw`class\.(module\.)?classloader\.|class\.protectiondomain\.`;
+
 export const SIGNATURES: readonly Signature[] = [
   {
     slug: 'path-traversal-path',
@@ -61,11 +72,15 @@ export const SIGNATURES: readonly Signature[] = [
     action: 'block',
     enabled: true,
   },
+  // Log4Shell: the three rules and their public ids as announced on 2021-12-10 (legacy 100514–100516), and
+  // the "Advanced" rules for obfuscated lookups (legacy 100517, 100518; their new-WAF ids are not public
+  // in our reference, so they are derived from the slug).
   {
     slug: 'log4j-uri',
-    legacyId: '100004',
+    id: '5f6744fa026a4638bda5b3d7d5e015dd',
+    legacyId: '100516',
     group: JAVA,
-    description: 'Log4j - JNDI lookup in the URI - CVE:CVE-2021-44228',
+    description: 'Log4j URL - CVE:CVE-2021-44228',
     expression: `${uri} contains "\${jndi:"`,
     categories: ['log4j', 'cve-2021-44228', 'rce'],
     action: 'block',
@@ -73,9 +88,10 @@ export const SIGNATURES: readonly Signature[] = [
   },
   {
     slug: 'log4j-headers',
-    legacyId: '100005',
+    id: '6b1cc72dff9746469d4695a474430f12',
+    legacyId: '100514',
     group: JAVA,
-    description: 'Log4j Headers - JNDI lookup in a request header - CVE:CVE-2021-44228',
+    description: 'Log4j Headers - CVE:CVE-2021-44228',
     expression: `any(lower(http.request.headers.values[*])[*] contains "\${jndi:")`,
     categories: ['log4j', 'cve-2021-44228', 'rce'],
     action: 'block',
@@ -83,9 +99,10 @@ export const SIGNATURES: readonly Signature[] = [
   },
   {
     slug: 'log4j-body',
-    legacyId: '100006',
+    id: '0c054d4e4dd5455c9ff8f01efe5abb10',
+    legacyId: '100515',
     group: JAVA,
-    description: 'Log4j Body - JNDI lookup in the request body - CVE:CVE-2021-44228',
+    description: 'Log4j Body - CVE:CVE-2021-44228',
     expression: `lower(http.request.body.raw) contains "\${jndi:"`,
     categories: ['log4j', 'cve-2021-44228', 'rce'],
     action: 'block',
@@ -93,11 +110,21 @@ export const SIGNATURES: readonly Signature[] = [
   },
   {
     slug: 'log4j-obfuscated',
-    legacyId: '100007',
+    legacyId: '100517',
     group: JAVA,
-    description: 'Log4j - obfuscated lookup (nested lookups) - CVE:CVE-2021-45046',
-    expression: String.raw`any(lower(http.request.headers.values[*])[*] matches "\$\{(\$\{|lower:|upper:|env:|sys:|::-)") or ${uri} matches "\$\{(\$\{|lower:|upper:|env:|sys:|::-)"`,
-    categories: ['log4j', 'cve-2021-45046', 'rce'],
+    description: 'Log4j Advanced URI, Headers - obfuscated lookups - CVE:CVE-2021-44228, CVE:CVE-2021-45046',
+    expression: `any(lower(http.request.headers.values[*])[*] matches "${LOG4J_OBFUSCATED}") or ${uri} matches "${LOG4J_OBFUSCATED}"`,
+    categories: ['log4j', 'cve-2021-44228', 'cve-2021-45046', 'rce'],
+    action: 'block',
+    enabled: true,
+  },
+  {
+    slug: 'log4j-obfuscated-body',
+    legacyId: '100518',
+    group: JAVA,
+    description: 'Log4j Advanced Body - obfuscated lookups - CVE:CVE-2021-44228, CVE:CVE-2021-45046',
+    expression: `lower(url_decode(http.request.body.raw)) matches "${LOG4J_OBFUSCATED}"`,
+    categories: ['log4j', 'cve-2021-44228', 'cve-2021-45046', 'rce'],
     action: 'block',
     enabled: true,
   },
@@ -201,7 +228,7 @@ export const SIGNATURES: readonly Signature[] = [
     legacyId: '100032',
     group: JAVA,
     description: 'Spring4Shell - class loader manipulation - CVE:CVE-2022-22965',
-    expression: `${query} contains "class.module.classloader" or lower(http.request.body.raw) contains "class.module.classloader"`,
+    expression: `${query} matches "${SPRING_CLASSLOADER}" or lower(url_decode(http.request.body.raw)) matches "${SPRING_CLASSLOADER}"`,
     categories: ['spring', 'cve-2022-22965', 'rce'],
     action: 'block',
     enabled: true,
