@@ -1,7 +1,9 @@
 import { createOrganization, createServiceKey } from '@cairn/identity';
 import { connectThirdPartyUser } from '@cairn/identity/testing';
+import type { AuthContext, CredentialKind } from '@cairn/kit';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SuggestResponse, Tally } from '../src/index.ts';
+import { contributorAccuracy, type SuggestResponse, suggestEdit, type Tally, vote } from '../src/index.ts';
 import { api, placeIds } from './edit-helpers.ts';
 import { type PlacesFixture, startPlaces } from './helpers.ts';
 
@@ -166,4 +168,98 @@ describe('independent people keep today’s quorum', () => {
     });
     expect(await name(id)).toBe('Chez Trail');
   });
+});
+
+/** Auth contexts as identity resolves them, for the in-process functions (no HTTP, no sign-up per identity). */
+let nextUser = 5_000_000;
+function identityOf(organizationId: string, kind: CredentialKind): AuthContext {
+  const credentialId = `sybil-${++nextUser}`;
+  if (kind === 'service_key') return { kind, organizationId, credentialId: `key-${organizationId}` };
+  if (kind === 'managed_user') return { kind, organizationId, userId: nextUser, credentialId };
+  return { kind, organizationId, appId: `app-of-${organizationId}`, userId: nextUser, credentialId };
+}
+
+describe('through the service, over random mixes', () => {
+  const ORGS = ['org-1', 'org-2', 'org-3'];
+  const kind = fc.constantFrom<CredentialKind>('service_key', 'managed_user', 'oauth_user');
+  const identity = fc.record({ org: fc.constantFrom(...ORGS), kind });
+
+  it('no organization accepts an edit by its service key or managed user with its own identities; when one is accepted, an independent party approved it', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...ORGS),
+        fc.constantFrom<CredentialKind>('service_key', 'managed_user'),
+        fc.array(
+          fc.record({ voter: identity, value: fc.constantFrom('approve', 'approve', 'reject', 'skip') }),
+          {
+            minLength: 1,
+            maxLength: 12,
+          },
+        ),
+        async (org, authorKind, ballots) => {
+          const id = freshPlace() ?? ids[0]!; // 40 places: enough for every run
+          const author = identityOf(org, authorKind);
+          const made = await suggestEdit(f.places.deps, author, {
+            fsq_place_id: id,
+            description: `By ${org}`,
+          });
+          const editId = made.suggested_edits[0]!.id!;
+          let status = made.suggested_edits[0]!.status;
+          const approvers: AuthContext[] = [];
+          for (const b of ballots) {
+            if (status !== 'pending') break;
+            const voter = identityOf(b.voter.org, b.voter.kind);
+            if (voter.kind === 'service_key' && voter.organizationId === org && author.kind === 'service_key')
+              continue;
+            const res = await vote(f.places.deps, voter, { edit_id: editId, vote: b.value });
+            status = res.suggested_edits[0]!.status;
+            if (b.value === 'approve') approvers.push(voter);
+          }
+          if (status === 'accepted') {
+            // Someone outside the organization, not a key or managed user of it nor a token of its apps, approved.
+            expect(approvers.some((a) => a.organizationId !== org)).toBe(true);
+          }
+          if (ballots.every((b) => b.voter.org === org)) expect(status).not.toBe('accepted');
+        },
+      ),
+      { numRuns: 25 },
+    );
+  }, 120_000);
+
+  it('a veteran managed user (sixteen edits accepted by people) still waits for one independent approval', async () => {
+    const veteran = identityOf('org-vet', 'managed_user');
+    const place = ids[ids.length - 1]!;
+    for (let i = 0; i < 16; i++) {
+      const made = await suggestEdit(f.places.deps, veteran, {
+        fsq_place_id: place,
+        description: `Vet ${i}`,
+      });
+      let status = made.suggested_edits[0]!.status;
+      // As the record grows, fewer approvals apply its edits; never none.
+      expect(status).toBe('pending');
+      while (status === 'pending') {
+        const res = await vote(f.places.deps, identityOf('org-people', 'oauth_user'), {
+          edit_id: made.suggested_edits[0]!.id!,
+          vote: 'approve',
+        });
+        status = res.suggested_edits[0]!.status;
+      }
+      expect(status).toBe('accepted');
+    }
+    const record = await contributorAccuracy(f.places.deps, veteran);
+    expect(record.organization_accuracy).toBeGreaterThanOrEqual(0.9);
+    expect(record.applies_immediately).toBe(false);
+    const made = await suggestEdit(f.places.deps, veteran, { fsq_place_id: place, description: 'Vet last' });
+    expect(made.suggested_edits[0]).toMatchObject({ status: 'pending', votes: { author_weight: 1.5 } });
+    const own = await vote(f.places.deps, identityOf('org-vet', 'managed_user'), {
+      edit_id: made.suggested_edits[0]!.id!,
+      vote: 'approve',
+    });
+    expect(own.suggested_edits[0]!.status).toBe('pending');
+    const outside = await vote(f.places.deps, identityOf('org-people', 'oauth_user'), {
+      edit_id: made.suggested_edits[0]!.id!,
+      vote: 'approve',
+    });
+    expect(outside.suggested_edits[0]).toMatchObject({ status: 'accepted', resolution: { kind: 'quorum' } });
+  }, 60_000);
 });
