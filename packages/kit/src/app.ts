@@ -29,6 +29,8 @@ export interface ServiceModule {
   title: string;
   migrations: Migration[];
   plugin: FastifyPluginAsync;
+  /** What /readyz reports about the service besides the database (e.g. the edge's IP database date). */
+  readiness?: () => Record<string, unknown>;
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>;
@@ -91,7 +93,9 @@ export async function createApp(deps: AppDeps, services: readonly ServiceModule[
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
       await deps.db.query('SELECT 1');
-      return { status: 'ready' };
+      const details: Record<string, unknown> = {};
+      for (const service of services) if (service.readiness) details[service.name] = service.readiness();
+      return { status: 'ready', ...details };
     } catch {
       return reply.status(503).send({ status: 'unavailable', message: 'database is not reachable' });
     }

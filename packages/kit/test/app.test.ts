@@ -7,6 +7,7 @@ const demo = {
   name: 'demo',
   title: 'Demo service',
   migrations: [],
+  readiness: () => ({ data: { date: '2026-06-17' } }),
   plugin: async (app: FastifyInstance) => {
     app.post('/demo/echo', { schema: { tags: ['demo'] } }, async (request) => ({ got: request.query }));
     app.get('/demo/fail', async () => {
@@ -32,7 +33,10 @@ describe('the app factory', () => {
 
   it('serves health, readiness and Prometheus metrics', async () => {
     expect(await (await fetch(`${server.baseUrl}/healthz`)).json()).toEqual({ status: 'ok' });
-    expect(await (await fetch(`${server.baseUrl}/readyz`)).json()).toEqual({ status: 'ready' });
+    expect(await (await fetch(`${server.baseUrl}/readyz`)).json()).toEqual({
+      status: 'ready',
+      demo: { data: { date: '2026-06-17' } },
+    });
     await fetch(`${server.baseUrl}/demo/echo`, { method: 'POST' });
     const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text();
     expect(metrics).toMatch(/cairn_http_requests_total\{method="POST",route="\/demo\/echo",status="200"\} 1/);

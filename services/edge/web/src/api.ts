@@ -141,6 +141,12 @@ export interface SecurityEvent {
   occurred_at: string;
 }
 
+/** What /readyz says of the edge's IP database (services/edge/src/geo). */
+export interface IpDatabase {
+  date: string;
+  sources: { package: string; version: string; license: string; date: string }[];
+}
+
 let csrf = '';
 
 async function send<T>(method: string, url: string, body?: unknown): Promise<Envelope<T>> {
@@ -170,6 +176,12 @@ const v4 = <T>(method: string, path: string, body?: unknown) => send<T>(method, 
 const ENTRYPOINT = 'rulesets/phases/http_request_firewall_managed/entrypoint';
 
 export const api = {
+  /** The IP geolocation database's date, from /readyz (undefined when it does not say). */
+  async ipDatabase(): Promise<IpDatabase | undefined> {
+    const response = await fetch('/readyz', { headers: { accept: 'application/json' } });
+    const body = (await response.json().catch(() => ({}))) as { edge?: { ip_database?: IpDatabase } };
+    return body.edge?.ip_database;
+  },
   async session(): Promise<Session | undefined> {
     try {
       const s = (await send<Session>('GET', '/dashboard/api/session')).result;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Session } from './api.ts';
+import { IpDatabaseNote } from './components/ip-database-note.tsx';
 import { Link } from './components/link.tsx';
 import { ConfigurationPage } from './pages/configuration-page.tsx';
 import { EventsPage } from './pages/events-page.tsx';
@@ -61,6 +62,7 @@ export function App() {
         {route.name === 'upgrade' && <ConfigurationPage id={route.id} session={session} />}
         {route.name === 'events' && <EventsPage id={route.id} />}
       </main>
+      <IpDatabaseNote />
     </>
   );
 }
