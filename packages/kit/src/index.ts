@@ -13,6 +13,7 @@ export { type ErrorShape, edgeShape, errorHandler, messageShape, oauthShape } fr
 export * from './errors.ts';
 export { escapeHtml, Html, html, page } from './html.ts';
 export { createLogger, type Logger, loggerOptions, redactUrl } from './log.ts';
+export { type IndexedRoute, RouteIndex } from './method-not-allowed.ts';
 export { createMetrics, type Metrics } from './metrics.ts';
 export { pageHeaders } from './page-headers.ts';
 export { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
@@ -37,6 +38,7 @@ export {
   tokenKindOf,
 } from './tokens.ts';
 export {
+  decodeUrlEncodedComponent,
   type ParsedUrlEncoded,
   parseUrlEncoded,
   type UrlEncodedProblem,

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { methodNotAllowed, notFound } from './errors.ts';
 
@@ -9,14 +9,21 @@ import { methodNotAllowed, notFound } from './errors.ts';
 export class RouteIndex {
   private readonly router = FindMyWay();
   private readonly methods = new Set<HTTPMethod>();
+  private readonly registered: IndexedRoute[] = [];
 
-  add(method: string | string[], url: string) {
+  add(method: string | string[], url: string, schema?: FastifySchema) {
     for (const m of Array.isArray(method) ? method : [method]) {
       const upper = m.toUpperCase() as HTTPMethod;
       if (this.router.hasRoute(upper, url)) continue;
       this.router.on(upper, url, () => {});
       this.methods.add(upper);
+      this.registered.push({ method: upper, url, ...(schema ? { schema } : {}) });
     }
+  }
+
+  /** Every route of the app (HEAD left out), with its schema: what tests enumerate to reach every route. */
+  routes(): readonly IndexedRoute[] {
+    return this.registered;
   }
 
   allowed(path: string): string[] {
@@ -37,11 +44,17 @@ export class RouteIndex {
   }
 }
 
+export interface IndexedRoute {
+  method: HTTPMethod;
+  url: string;
+  schema?: FastifySchema;
+}
+
 export function trackRoutes(app: FastifyInstance): RouteIndex {
   const index = new RouteIndex();
   app.addHook('onRoute', (route) => {
     if (route.method === 'HEAD') return;
-    index.add(route.method, route.url ?? route.path);
+    index.add(route.method, route.url ?? route.path, route.schema);
   });
   return index;
 }

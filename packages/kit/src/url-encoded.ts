@@ -49,6 +49,13 @@ export function parseUrlEncoded(input: string | Uint8Array): ParsedUrlEncoded {
   return { values, problem };
 }
 
+/** One form-encoded name or value (e.g. each half of HTTP Basic credentials, RFC 6749 §2.3.1), strictly. */
+export function decodeUrlEncodedComponent(text: string): { text: string } | { problem: string } {
+  const bytes = Buffer.from(text, 'utf8');
+  const decoded = decodeComponent(bytes, 0, bytes.length);
+  return decoded.problem === undefined ? { text: decoded.text } : { problem: decoded.problem };
+}
+
 function add(values: UrlEncodedValues, key: string, value: string) {
   const existing = values[key];
   if (existing === undefined) values[key] = value;

@@ -1,11 +1,34 @@
+import { decodeUrlEncodedComponent, decodeUtf8, textProblem } from '@cairn/kit';
 import type { FastifyRequest } from 'fastify';
 import { type App, authenticateClient } from '../apps/service.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { oauthError } from './errors.ts';
 import type { Params } from './params.ts';
 
-function formDecode(value: string): string {
-  return decodeURIComponent(value.replace(/\+/g, ' '));
+/** The Basic credentials, RFC 6749 §2.3.1: base64 of form-encoded `client_id:client_secret`, as UTF-8. */
+function decodeBasic(header: string): { clientId: string; secret: string } {
+  const decoded = decodeUtf8(Buffer.from(header.replace(/^Basic\s+/i, ''), 'base64'));
+  if ('problem' in decoded) throw invalidBasic(`decodes to text that ${decoded.problem}`);
+  const colon = decoded.text.indexOf(':');
+  if (colon < 0) throw basicFailure('The Basic Authorization header is malformed');
+  const parts = { client_id: decoded.text.slice(0, colon), client_secret: decoded.text.slice(colon + 1) };
+  const text: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(parts)) {
+    const part = decodeUrlEncodedComponent(raw);
+    const problem = 'problem' in part ? part.problem : textProblem(part.text);
+    if (problem) throw invalidBasic(`has a ${name} that ${problem}`);
+    text[name] = (part as { text: string }).text;
+  }
+  const clientId = text.client_id!;
+  const secret = text.client_secret!;
+  return { clientId, secret };
+}
+
+/** Credentials that can't be text: a 400 about the header (never looked up, never a 500). */
+function invalidBasic(what: string) {
+  return oauthError
+    .invalidRequest(`The Basic Authorization header ${what}`)
+    .with({ location: { parameter: 'authorization' } });
 }
 
 /**
@@ -27,16 +50,7 @@ export async function authenticateClientRequest(
         'Use one client authentication method: HTTP Basic or client_secret, not both',
       );
     }
-    let decoded: string;
-    try {
-      decoded = Buffer.from(header.replace(/^Basic\s+/i, ''), 'base64').toString('utf8');
-      const colon = decoded.indexOf(':');
-      if (colon < 0) throw new Error('no colon');
-      clientId = formDecode(decoded.slice(0, colon));
-      secret = formDecode(decoded.slice(colon + 1));
-    } catch {
-      throw basicFailure('The Basic Authorization header is malformed');
-    }
+    ({ clientId, secret } = decodeBasic(header));
     if (params.values.client_id !== undefined && params.values.client_id !== clientId) {
       throw oauthError.invalidRequest('client_id differs from the client in the Authorization header');
     }
