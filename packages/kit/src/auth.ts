@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { unauthorized } from './errors.ts';
+import { CairnError } from './errors.ts';
 
 /** Who is calling: the attribution every call and edit carries. */
 export type CredentialKind = 'service_key' | 'managed_user' | 'oauth_user';
@@ -16,20 +16,33 @@ export interface AuthContext {
 /** Turns a bearer credential into an auth context, or throws a 401 CairnError. */
 export type ResolveBearer = (token: string) => Promise<AuthContext>;
 
+/**
+ * A 401 of a bearer-protected API with its RFC 6750 §3 challenge: no error code when no credential was
+ * sent, `invalid_request` for a malformed header, `invalid_token` for an unknown, revoked or expired one.
+ */
+export function bearerUnauthorized(message: string, error?: 'invalid_request' | 'invalid_token'): CairnError {
+  const challenge = error ? `Bearer realm="cairn", error="${error}"` : 'Bearer realm="cairn"';
+  return new CairnError(401, 'unauthorized', message, { headers: { 'www-authenticate': challenge } });
+}
+
 /** The credential of `Authorization: Bearer <token>`, or a 401 saying what is wrong with the header. */
 export function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
   if (header === undefined || header === '') {
-    throw unauthorized('Missing Authorization header; send Authorization: Bearer <credential>');
+    throw bearerUnauthorized('Missing Authorization header; send Authorization: Bearer <credential>');
   }
   if (/^Bearer\s*$/i.test(header)) {
-    throw unauthorized(
+    throw bearerUnauthorized(
       'The Authorization header has no credential after "Bearer"; send Authorization: Bearer <credential>',
+      'invalid_request',
     );
   }
   const match = /^Bearer +([\x21-\x7e]+)\s*$/i.exec(header);
   if (!match) {
-    throw unauthorized('Malformed Authorization header; expected "Bearer <credential>"');
+    throw bearerUnauthorized(
+      'Malformed Authorization header; expected "Bearer <credential>"',
+      'invalid_request',
+    );
   }
   return match[1]!;
 }

@@ -1,5 +1,11 @@
 export { type App, type AppDeps, createApp, type ServiceModule } from './app.ts';
-export { type AuthContext, bearerToken, type CredentialKind, type ResolveBearer } from './auth.ts';
+export {
+  type AuthContext,
+  bearerToken,
+  bearerUnauthorized,
+  type CredentialKind,
+  type ResolveBearer,
+} from './auth.ts';
 export { type Clock, createFakeClock, type FakeClock, systemClock } from './clock.ts';
 export { type Config, ConfigError, loadConfig } from './config.ts';
 export { DataDirInUseError, lockHolder } from './db/lockfile.ts';

@@ -1,11 +1,11 @@
 import {
   type AuthContext,
+  bearerUnauthorized,
   type Clock,
   type Db,
   hashToken,
   type TokenKind,
   tokenKindOf,
-  unauthorized,
 } from '@cairn/kit';
 import { findAccessTokenByHash } from '../store/access-tokens.ts';
 import { findServiceKeyByHash } from '../store/service-keys.ts';
@@ -68,7 +68,7 @@ export function createBearerResolver(db: Db, clock: Clock, options: { ttlMs: num
   return {
     async resolve(token) {
       const kind = tokenKindOf(token);
-      if (!kind || !ACCEPTED_KINDS.has(kind)) throw unauthorized(INVALID);
+      if (!kind || !ACCEPTED_KINDS.has(kind)) throw bearerUnauthorized(INVALID, 'invalid_token');
       const hash = hashToken(token);
       const now = clock.nowMs();
       let entry = cache.get(hash);
@@ -79,7 +79,7 @@ export function createBearerResolver(db: Db, clock: Clock, options: { ttlMs: num
           cache.set(hash, entry);
         }
       }
-      if (!entry.outcome.ok) throw unauthorized(entry.outcome.message);
+      if (!entry.outcome.ok) throw bearerUnauthorized(entry.outcome.message, 'invalid_token');
       return entry.outcome.auth;
     },
     forget,
