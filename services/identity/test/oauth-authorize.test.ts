@@ -142,6 +142,21 @@ describe('GET /oauth2/authenticate', () => {
     expect(res.text).toContain(message);
   });
 
+  it('refuses userinfo in a loopback redirect_uri whose port may vary (issue 14)', async () => {
+    const { app } = await registerApp(f.identity.deps, {
+      organizationId: f.orgId,
+      name: 'Native Tool',
+      redirectUris: ['http://127.0.0.1/cb'],
+    });
+    const ask = (redirect_uri: string) =>
+      client.get(authorizeUrl({ client_id: app.clientId, response_type: 'code', redirect_uri }));
+    const evil = await ask('http://evil@127.0.0.1:5555/cb');
+    expect(evil.status).toBe(400);
+    expect(evil.location).toBeNull();
+    expect(evil.text).toContain('is not registered for Native Tool');
+    expect((await ask('http://127.0.0.1:5555/cb')).status).toBe(200); // the consent page
+  });
+
   it('refuses a repeated redirect_uri on a page', async () => {
     const res = await client.get(
       `/oauth2/authenticate?client_id=${f.clientId}&response_type=code&redirect_uri=${encodeURIComponent(REDIRECT)}&redirect_uri=${encodeURIComponent('https://evil.example.com/')}`,
@@ -222,5 +237,14 @@ describe('GET /oauth2/authenticate', () => {
     );
     expect(crossSite.status).toBe(403);
     expect(crossSite.text).toContain('sent from another site');
+    // A valid token does not help a form posted from an opaque origin (sandboxed frame, data: URL).
+    const opaque = await fresh.post(
+      '/oauth2/authenticate',
+      { ...fields, decision: 'allow' },
+      { origin: 'null' },
+    );
+    expect(opaque.status).toBe(403);
+    expect(opaque.text).toContain('Origin: null');
+    expect(opaque.location).toBeNull();
   });
 });

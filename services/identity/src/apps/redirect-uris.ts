@@ -15,6 +15,10 @@ export function checkRedirectUri(value: string): string {
   }
   if (url.hash !== '' || value.includes('#'))
     throw badRequest(`Redirect URI "${value}" must not have a fragment`);
+  // RFC 3986 §3.2.1 userinfo: `https://app.example.com@evil.example/` reads as one host and goes to another.
+  if (url.username !== '' || url.password !== '') {
+    throw badRequest(`Redirect URI "${value}" must not contain a user name or password (the part before @)`);
+  }
   if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname)) {
     throw badRequest(
       `Redirect URI "${value}" must use https (http is allowed only for localhost, 127.0.0.1 and [::1])`,
@@ -45,6 +49,8 @@ export function redirectUriMatches(registered: readonly string[], given: string)
     return false;
   }
   if (url.protocol !== 'http:' || (url.hostname !== '127.0.0.1' && url.hostname !== '[::1]')) return false;
+  // Only the port may differ: no userinfo (`http://evil@127.0.0.1:5555/cb`), nothing the parser rewrote.
+  if (given !== `${url.protocol}//${url.host}${url.pathname}${url.search}`) return false;
   return registered.some((r) => {
     try {
       const reg = new URL(r);

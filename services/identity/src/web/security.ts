@@ -14,7 +14,7 @@ export function secureCookies(request: FastifyRequest, publicUrl: string): boole
 
 /**
  * Double-submit CSRF protection: a random value in an HttpOnly SameSite=Lax cookie must come back in the
- * form's `csrf_token` field; and a cross-site Origin is refused outright.
+ * form's `csrf_token` field; and a cross-site or opaque (`null`) Origin is refused outright.
  */
 export function csrfToken(request: FastifyRequest, reply: FastifyReply, publicUrl: string): string {
   const existing = request.cookies[CSRF_COOKIE];
@@ -32,12 +32,13 @@ export function csrfToken(request: FastifyRequest, reply: FastifyReply, publicUr
 
 export function checkCsrf(request: FastifyRequest, formToken: unknown, publicUrl: string): void {
   const origin = request.headers.origin;
-  if (
-    origin &&
-    origin !== 'null' &&
-    origin !== new URL(publicUrl).origin &&
-    origin !== requestOrigin(request)
-  ) {
+  // `Origin: null` comes from sandboxed frames, data: URLs and cross-site redirects: never from our pages.
+  if (origin === 'null') {
+    throw csrfError(
+      'This form was sent from a page without an origin (Origin: null); open the page on this site and try again.',
+    );
+  }
+  if (origin && origin !== new URL(publicUrl).origin && origin !== requestOrigin(request)) {
     throw csrfError(`This form was sent from another site (${origin}); reload the page and try again.`);
   }
   const cookie = request.cookies[CSRF_COOKIE];
