@@ -157,6 +157,28 @@ describe('the token endpoint, {auth_url}/oauth2/access_token', () => {
     });
   });
 
+  it('a failed exchange does not spend the code; "already used" is said only after a token was issued', async () => {
+    const { verifier, challenge } = pkcePair();
+    const code = await newCode({ code_challenge: challenge, code_challenge_method: 'S256' });
+    const wrongUri = await exchange(f, {
+      code,
+      redirect_uri: 'https://app.example.com/other',
+      code_verifier: verifier,
+    });
+    expect(wrongUri.body.error_description).toBe(
+      'redirect_uri does not match the one of the authorization request',
+    );
+    const wrongVerifier = await exchange(f, { code, code_verifier: pkcePair().verifier });
+    expect(wrongVerifier.body.error_description).toBe('code_verifier does not match the code_challenge');
+    const right = await exchange(f, { code, code_verifier: verifier });
+    expect(right.status).toBe(200);
+    const replay = await exchange(f, { code, code_verifier: verifier });
+    expect(replay.body.error_description).toBe(
+      'The authorization code was already used; the access tokens issued from it have been revoked',
+    );
+    await expect(f.identity.resolveBearer(right.body.access_token!)).rejects.toMatchObject({ status: 401 });
+  });
+
   it('enforces PKCE: the right verifier works; a wrong or missing one fails', async () => {
     const { verifier, challenge } = pkcePair();
     const params = { code_challenge: challenge, code_challenge_method: 'S256' };

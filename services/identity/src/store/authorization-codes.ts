@@ -58,19 +58,21 @@ const toCode = (r: Row): AuthorizationCode => ({
 });
 
 /**
- * Marks the code consumed and returns it. The conditional UPDATE takes the row lock, so of two concurrent
- * exchanges exactly one sees the code unconsumed; the other (and any later one) gets `alreadyConsumed`.
+ * The code for an exchange, its row locked until the transaction ends: of two concurrent exchanges the
+ * second waits, then sees the code consumed by the first. `consumed` says whether a successful exchange
+ * already used it.
  */
-export async function consumeAuthorizationCode(
+export async function lockAuthorizationCode(
   db: Queryable,
   codeHash: string,
-  at: Date,
-): Promise<{ code: AuthorizationCode; alreadyConsumed: boolean } | undefined> {
-  const fresh = await db.query<Row>(
-    'UPDATE authorization_codes SET consumed_at = $2 WHERE code_hash = $1 AND consumed_at IS NULL RETURNING *',
-    [codeHash, at],
-  );
-  if (fresh.rows[0]) return { code: toCode(fresh.rows[0]), alreadyConsumed: false };
-  const used = await db.query<Row>('SELECT * FROM authorization_codes WHERE code_hash = $1', [codeHash]);
-  return used.rows[0] && { code: toCode(used.rows[0]), alreadyConsumed: true };
+): Promise<{ code: AuthorizationCode; consumed: boolean } | undefined> {
+  const { rows } = await db.query<Row>('SELECT * FROM authorization_codes WHERE code_hash = $1 FOR UPDATE', [
+    codeHash,
+  ]);
+  return rows[0] && { code: toCode(rows[0]), consumed: rows[0].consumed_at !== null };
+}
+
+/** Spends the code: only a successful exchange does (RFC 6749 §4.1.2: used once). */
+export async function markAuthorizationCodeConsumed(db: Queryable, id: string, at: Date): Promise<void> {
+  await db.query('UPDATE authorization_codes SET consumed_at = $2 WHERE id = $1', [id, at]);
 }

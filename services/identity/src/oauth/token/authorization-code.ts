@@ -4,7 +4,7 @@ import type { App } from '../../apps/service.ts';
 import { announceRevoked } from '../../auth/revocations.ts';
 import type { IdentityDeps } from '../../deps.ts';
 import { insertAccessToken, revokeTokensOfCode } from '../../store/access-tokens.ts';
-import { consumeAuthorizationCode } from '../../store/authorization-codes.ts';
+import { lockAuthorizationCode, markAuthorizationCodeConsumed } from '../../store/authorization-codes.ts';
 import { oauthError } from '../errors.ts';
 import type { Params } from '../params.ts';
 
@@ -16,8 +16,10 @@ function s256(verifier: string): string {
 
 /**
  * grant_type=authorization_code (RFC 6749 §4.1.3, RFC 7636 §4.6, RFC 9700 §2.1.1 and §4.2.4).
- * The code is consumed before any other check, so a code can be tried once only; a replayed code revokes
- * the tokens issued from it.
+ * Only a successful exchange spends the code: a failed attempt (wrong redirect_uri, code_verifier, client)
+ * leaves it as it was, so a client may correct itself within the code's ten minutes, and "already used" is
+ * said only of a code that did produce a token. A code replayed after success revokes that token
+ * (RFC 9700 §4.2.4). The row is locked for the exchange, so two concurrent exchanges yield one token.
  */
 export async function exchangeAuthorizationCode(
   deps: IdentityDeps,
@@ -31,10 +33,10 @@ export async function exchangeAuthorizationCode(
   const now = deps.clock.now();
 
   const outcome = await deps.db.transaction(async (tx) => {
-    const consumed = await consumeAuthorizationCode(tx, hashToken(code), now);
-    if (!consumed) return { error: oauthError.invalidGrant('The authorization code is not valid') };
-    const grant = consumed.code;
-    if (consumed.alreadyConsumed) {
+    const found = await lockAuthorizationCode(tx, hashToken(code));
+    if (!found) return { error: oauthError.invalidGrant('The authorization code is not valid') };
+    const grant = found.code;
+    if (found.consumed) {
       if (grant.appId !== app.id)
         return { error: oauthError.invalidGrant('The authorization code is not valid') };
       const revoked = await revokeTokensOfCode(tx, grant.id, now);
@@ -72,6 +74,7 @@ export async function exchangeAuthorizationCode(
         return { error: oauthError.invalidGrant('code_verifier does not match the code_challenge') };
       }
     }
+    await markAuthorizationCodeConsumed(tx, grant.id, now);
     const token = generateToken('accessToken');
     await insertAccessToken(
       tx,
