@@ -165,4 +165,39 @@ describe('the cairn command', () => {
     expect(noOrg.code).toBe(1);
     expect(noOrg.stderr).toContain('No organization with id or name "Nobody"');
   }, 300_000);
+
+  it('registers an app that requires PKCE with --require-pkce; the default does not', async () => {
+    const { env, drop } = await storage();
+    onTestFinished(drop);
+    expect((await runCli(['orgs', 'create', '--name', 'Pkce Co'], env)).code).toBe(0);
+    const create = (name: string, ...flags: string[]) =>
+      runCli(
+        [
+          'apps',
+          'create',
+          '--org',
+          'Pkce Co',
+          '--name',
+          name,
+          '--redirect-uri',
+          'https://a.example.com/cb',
+          ...flags,
+        ],
+        env,
+      );
+    const strict = await create('Strict', '--require-pkce', '--json');
+    expect(strict.code, strict.stderr).toBe(0);
+    expect(JSON.parse(strict.stdout)).toMatchObject({ name: 'Strict', pkce_required: true });
+    const plain = await create('Plain');
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('Registered "Plain" for "Pkce Co". The secret');
+    const listed = JSON.parse((await runCli(['apps', 'list', '--json'], env)).stdout) as {
+      name: string;
+      pkce_required: boolean;
+    }[];
+    expect(listed.map((a) => [a.name, a.pkce_required])).toEqual([
+      ['Strict', true],
+      ['Plain', false],
+    ]);
+  }, 300_000);
 });

@@ -17,6 +17,7 @@ export {
   listOrganizationApps,
   registerApp,
   revokeApp,
+  setPkceRequired,
 } from './apps/service.ts';
 export { type BootstrapResult, bootstrapDemo, DEMO_ORGANIZATION } from './bootstrap.ts';
 export type { IdentityDeps } from './deps.ts';

@@ -14,6 +14,7 @@ const toJson = (a: App) => ({
   redirect_uris: a.redirectUris,
   embed_origins: a.embedOrigins,
   first_party: a.firstParty,
+  pkce_required: a.pkceRequired,
   created_at: a.createdAt.toISOString(),
   revoked_at: a.revokedAt?.toISOString() ?? null,
 });
@@ -25,6 +26,7 @@ export const appsCreate: CommandSpec = {
     'redirect-uri': { type: 'string', multiple: true },
     'first-party': { type: 'boolean' },
     'embed-origin': { type: 'string', multiple: true },
+    'require-pkce': { type: 'boolean' },
   },
   optionHelp: {
     org: 'organization id or name',
@@ -32,6 +34,7 @@ export const appsCreate: CommandSpec = {
     'redirect-uri': 'a redirect URI, matched exactly (repeat for several)',
     'first-party': 'skip the consent page (your own application)',
     'embed-origin': 'an origin allowed to frame the editing UI and consent pages (repeat for several)',
+    'require-pkce': 'refuse authorization requests without an S256 code_challenge (PKCE)',
   },
   usesDatabase: true,
   async run(args, ctx) {
@@ -45,11 +48,12 @@ export const appsCreate: CommandSpec = {
       redirectUris,
       firstParty: args.values['first-party'] === true,
       embedOrigins: list(args.values['embed-origin']),
+      pkceRequired: args.values['require-pkce'] === true,
     });
     if (ctx.json) ctx.out.json({ ...toJson(app), client_secret: clientSecret });
     else {
       ctx.out.line(
-        `Registered "${app.name}" for "${org.name}". The secret is shown this once; store it now:\n\n  client_id:     ${app.clientId}\n  client_secret: ${clientSecret}\n`,
+        `Registered "${app.name}" for "${org.name}"${app.pkceRequired ? ' (PKCE required)' : ''}. The secret is shown this once; store it now:\n\n  client_id:     ${app.clientId}\n  client_secret: ${clientSecret}\n`,
       );
     }
     return 0;

@@ -2,7 +2,14 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { badRequest, generateToken, hashToken, newId, notFound, tokenHint } from '@cairn/kit';
 import { announceRevoked } from '../auth/revocations.ts';
 import type { IdentityDeps } from '../deps.ts';
-import { type AppRecord, findAppByClientId, insertApp, listApps, markAppRevoked } from '../store/apps.ts';
+import {
+  type AppRecord,
+  findAppByClientId,
+  insertApp,
+  listApps,
+  markAppRevoked,
+  updateAppPkceRequired,
+} from '../store/apps.ts';
 import { checkEmbedOrigin, checkRedirectUri } from './redirect-uris.ts';
 
 export type App = AppRecord;
@@ -21,6 +28,8 @@ export interface NewApp {
   redirectUris: string[];
   firstParty?: boolean;
   embedOrigins?: string[];
+  /** Require PKCE (S256) for this app's authorization requests; off by default, as the seed's flow has none. */
+  pkceRequired?: boolean;
 }
 
 /** Registers an application; the client secret is returned this once (only its hash is stored). */
@@ -44,6 +53,7 @@ export async function registerApp(
     redirectUris,
     embedOrigins,
     firstParty: input.firstParty ?? false,
+    pkceRequired: input.pkceRequired ?? false,
     createdAt: deps.clock.now(),
     revokedAt: null,
   };
@@ -76,6 +86,21 @@ export function listOrganizationApps(
   organizationId?: string,
 ): Promise<App[]> {
   return listApps(deps.db, organizationId);
+}
+
+/** Turns the app's PKCE requirement on or off; codes issued without a challenge are refused once it is on. */
+export async function setPkceRequired(
+  deps: Pick<IdentityDeps, 'db'>,
+  appId: string,
+  organizationId: string,
+  required: boolean,
+): Promise<void> {
+  if (
+    !/^[0-9a-f-]{36}$/.test(appId) ||
+    !(await updateAppPkceRequired(deps.db, appId, organizationId, required))
+  ) {
+    throw notFound(`No live app with id ${appId} in this organization`);
+  }
 }
 
 /** Revokes an app: its client credentials stop working and every token it holds is revoked. */

@@ -43,6 +43,7 @@ export function organizationPage(input: {
       a,
     ) => html`<tr><td>${a.name}${a.firstParty ? ' (first party)' : ''}</td><td><code>${a.clientId}</code></td>
 <td>${a.redirectUris.map((u) => html`<div>${u}</div>`)}</td>
+<td>${a.pkceRequired ? 'required' : 'optional'}${a.revokedAt ? '' : html`<form method="post" action="${base}/apps/${a.id}/pkce">${csrfField(input.csrf)}<input type="hidden" name="required" value="${a.pkceRequired ? 'no' : 'yes'}"><button class="secondary" type="submit" aria-label="${a.pkceRequired ? 'Stop requiring' : 'Require'} PKCE for ${a.name}">${a.pkceRequired ? 'Stop requiring' : 'Require'}</button></form>`}</td>
 <td>${a.revokedAt ? html`revoked` : html`<form method="post" action="${base}/apps/${a.id}/revoke">${csrfField(input.csrf)}<button class="secondary" type="submit" aria-label="Revoke app ${a.name}">Revoke</button></form>`}</td></tr>`,
   );
   return page(
@@ -61,11 +62,12 @@ ${input.shown.lines.map(([label, value]) => html`<p>${label}</p><p class="secret
 <label for="key-name">New key name</label><input id="key-name" name="name" type="text" required maxlength="100">
 <button type="submit">Create service key</button></form>
 <h2>Applications</h2>
-<table><thead><tr><th>Name</th><th>client_id</th><th>Redirect URIs</th><th></th></tr></thead><tbody>${appRows}</tbody></table>
+<table><thead><tr><th>Name</th><th>client_id</th><th>Redirect URIs</th><th>PKCE</th><th></th></tr></thead><tbody>${appRows}</tbody></table>
 <form method="post" action="${base}/apps">${csrfField(input.csrf)}
 <label for="app-name">Application name</label><input id="app-name" name="name" type="text" required maxlength="100">
 <label for="app-redirects">Redirect URIs (one per line)</label><textarea id="app-redirects" name="redirect_uris" rows="3" required></textarea>
 <label for="app-embed">Origins allowed to embed the editor (one per line, optional)</label><textarea id="app-embed" name="embed_origins" rows="2"></textarea>
+<label><input type="checkbox" name="require_pkce" value="yes"> Require PKCE (S256 code_challenge) on every authorization request</label>
 <button type="submit">Register application</button></form>`,
     { wide: true, nav: navFor(input.person, input.csrf) },
   );

@@ -1,6 +1,6 @@
 import { forbidden, toCairnError } from '@cairn/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { listOrganizationApps, registerApp, revokeApp } from '../apps/service.ts';
+import { listOrganizationApps, registerApp, revokeApp, setPkceRequired } from '../apps/service.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { getOrganization } from '../organizations/service.ts';
 import { createServiceKey, listServiceKeys, revokeServiceKey } from '../service-keys/service.ts';
@@ -132,6 +132,7 @@ export function consoleRoutes(deps: IdentityDeps, publicUrl: string) {
           name: field(request.body, 'name') ?? '',
           redirectUris: lines(field(request.body, 'redirect_uris')),
           embedOrigins: lines(field(request.body, 'embed_origins')),
+          pkceRequired: field(request.body, 'require_pkce') === 'yes',
         });
         return {
           title: `Application "${created.name}" registered`,
@@ -140,6 +141,20 @@ export function consoleRoutes(deps: IdentityDeps, publicUrl: string) {
             ['client_secret', clientSecret],
           ],
         };
+      }),
+    );
+
+    app.post<{ Params: { orgId: string; id: string } }>(
+      '/console/orgs/:orgId/apps/:id/pkce',
+      hide,
+      action(async (request) => {
+        await setPkceRequired(
+          deps,
+          request.params.id!,
+          request.params.orgId,
+          field(request.body, 'required') === 'yes',
+        );
+        return undefined;
       }),
     );
 

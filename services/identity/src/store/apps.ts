@@ -9,6 +9,8 @@ export interface AppRecord {
   redirectUris: string[];
   embedOrigins: string[];
   firstParty: boolean;
+  /** Authorization requests must carry an S256 code_challenge (see oauth/pkce-policy.ts). */
+  pkceRequired: boolean;
   createdAt: Date;
   revokedAt: Date | null;
 }
@@ -23,6 +25,7 @@ interface Row {
   redirect_uris: string[];
   embed_origins: string[];
   first_party: boolean;
+  pkce_required: boolean;
   created_at: Date;
   revoked_at: Date | null;
 }
@@ -36,6 +39,7 @@ const toRecord = (r: Row): AppRecord => ({
   redirectUris: r.redirect_uris,
   embedOrigins: r.embed_origins,
   firstParty: r.first_party,
+  pkceRequired: r.pkce_required,
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
 });
@@ -43,8 +47,8 @@ const toRecord = (r: Row): AppRecord => ({
 export async function insertApp(db: Queryable, app: AppRecord, secretHash: string): Promise<void> {
   await db.query(
     `INSERT INTO apps (id, organization_id, name, client_id, client_secret_hash, secret_hint, redirect_uris,
-                       embed_origins, first_party, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9, $10)`,
+                       embed_origins, first_party, pkce_required, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9, $10, $11)`,
     [
       app.id,
       app.organizationId,
@@ -55,9 +59,24 @@ export async function insertApp(db: Queryable, app: AppRecord, secretHash: strin
       JSON.stringify(app.redirectUris),
       JSON.stringify(app.embedOrigins),
       app.firstParty,
+      app.pkceRequired,
       app.createdAt,
     ],
   );
+}
+
+/** Sets whether a live app requires PKCE; false when there is no such live app (in that organization). */
+export async function updateAppPkceRequired(
+  db: Queryable,
+  id: string,
+  organizationId: string,
+  required: boolean,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'UPDATE apps SET pkce_required = $3 WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL',
+    [id, organizationId, required],
+  );
+  return rowCount > 0;
 }
 
 /** A live app by client_id, with its secret hash for client authentication. */

@@ -7,6 +7,7 @@ import { insertAccessToken, revokeTokensOfCode } from '../../store/access-tokens
 import { lockAuthorizationCode, markAuthorizationCodeConsumed } from '../../store/authorization-codes.ts';
 import { oauthError } from '../errors.ts';
 import type { Params } from '../params.ts';
+import { pkceRequired } from '../pkce-policy.ts';
 
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
@@ -60,6 +61,14 @@ export async function exchangeAuthorizationCode(
       };
     }
     if (grant.codeChallenge === null) {
+      // A code issued before the app began to require PKCE.
+      if (pkceRequired(app)) {
+        return {
+          error: oauthError.invalidGrant(
+            `${app.name} requires PKCE, and this code was issued without a code_challenge; start the authorization again with one`,
+          ),
+        };
+      }
       if (verifier !== undefined) {
         return {
           error: oauthError.invalidGrant(
