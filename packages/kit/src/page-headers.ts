@@ -2,7 +2,8 @@ import type { FastifyReply } from 'fastify';
 
 /**
  * Headers for every HTML page: no MIME sniffing, no caching (pages carry CSRF tokens and personal data),
- * no referrer, a strict Content-Security-Policy, and framing only by the given origins (RFC 9700 §4.16:
+ * no referrer to other sites (`same-origin`: with `no-referrer` a browser sends `Origin: null` on our own
+ * form posts, which CSRF checks must refuse), a strict Content-Security-Policy, and framing only by the given origins (RFC 9700 §4.16:
  * prevent clickjacking; `'none'` plus X-Frame-Options: DENY when no origin may frame the page).
  * `scripts: true` is for the single-page apps, whose scripts and API calls come from this origin.
  */
@@ -19,7 +20,7 @@ export function pageHeaders(
     .header('content-type', 'text/html; charset=utf-8')
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
+    .header('referrer-policy', 'same-origin')
     .header('content-security-policy', policy);
   if (origins.length === 0) void reply.header('x-frame-options', 'DENY');
 }

@@ -196,6 +196,7 @@ describe('GET /oauth2/authenticate', () => {
     expect(plain.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(plain.headers.get('x-frame-options')).toBe('DENY');
     expect(plain.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(plain.headers.get('referrer-policy')).toBe('same-origin'); // our own form posts carry their Origin
 
     const { app } = await registerApp(f.identity.deps, {
       organizationId: f.orgId,
