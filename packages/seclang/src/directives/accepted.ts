@@ -4,8 +4,9 @@ import type { DirectiveDef } from './types.ts';
 
 const REASONS: Record<string, string> = {
   SecComponentSignature: 'informational only',
-  SecPcreMatchLimit: 'JS regexes have no match limit; the per-request time budget bounds work',
-  SecPcreMatchLimitRecursion: 'as SecPcreMatchLimit',
+  SecPcreMatchLimit:
+    'replaced by the linear guarantee: every regex runs in time linear in its input (regex/linear.ts), so none is cut short and none fails open',
+  SecPcreMatchLimitRecursion: 'as SecPcreMatchLimit (the linear engine does not recurse)',
   SecUnicodeMapFile: 'urlDecodeUni keeps the low byte of %uHHHH and folds full-width ASCII',
   SecRequestBodyInMemoryLimit: 'bodies are always held in memory, within SecRequestBodyLimit',
   SecResponseBodyAccess: 'response phases are not run',

@@ -16,6 +16,16 @@ describe('PCRE → JS translation', () => {
     expect(compilePcre('(?i)(a)\\1').test('aA')).toBe(true);
   });
 
+  it('drops a leading lazy class repeat (it can match nothing; scanning it from each position is quadratic)', () => {
+    expect(translatePcre('(?:[ "]*?\\bx)').source).toBe('(?:\\bx)');
+    expect(translatePcre('^[ "]*?x').source).toBe('^[ "]*?x');
+    const payload = '"'.repeat(100_000);
+    const started = process.cpuUsage();
+    expect(compilePcre('(?i)[\\s"]*?\\b(\\w+)\\b[\\s"]*?=\\1').test(payload)).toBe(false);
+    const used = process.cpuUsage(started);
+    expect((used.user + used.system) / 1000).toBeLessThan(500);
+  });
+
   it('splits counted repeats the linear engine refuses, matching the same strings', () => {
     expect(translatePcre('.{1,40}?x').source).toBe('.{1}.{0,16}?.{0,16}?.{0,7}?x');
     expect(translatePcre('(?:a-?){3}').source).toBe('(?:a-?)(?:a-?)(?:a-?)');

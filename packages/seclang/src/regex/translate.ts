@@ -3,7 +3,8 @@
 // only, and V8's linear engine refuses the i flag); possessive quantifiers → greedy; `\z` `\A` →
 // `$` `^` (exact without the m flag), `\Z` → a lookahead; PCRE's ASCII `\s` (JS `\s` also
 // matches U+00A0 and friends); `\x{hh}`, `\e`, `\Q…\E`, POSIX classes, atomic and `(?P<name>`
-// groups; bounded repeats over 16 split into runs of at most 16 (the linear engine's limit).
+// groups; bounded repeats over 16 split into runs of at most 16 (the linear engine's limit); a
+// leading lazy `[…]*?` dropped.
 // Flag `s` always: ModSecurity v2 compiles with DOTALL and DOLLAR_ENDONLY, which JS `$` already is.
 // A pattern with a backreference keeps the i flag: `\1` must compare without case, and no linear
 // engine runs it anyway (see regex/linear.ts).
@@ -327,7 +328,16 @@ export function translatePcre(pattern: string, caseless = false): TranslatedRege
     out += c;
     i++;
   }
-  return { source: splitLargeRepeats(out), flags: useFlag ? 'is' : 's' };
+  return { source: dropLeadingLazy(splitLargeRepeats(out)), flags: useFlag ? 'is' : 's' };
+}
+
+/**
+ * `[…]*?` at the very start of a pattern (942130: `(?:[\s'"`()]*?\b([\d\w]+)…`) can match nothing,
+ * so a match exists exactly when one exists without it; dropping it spares a scan of the whole run
+ * from each of its positions (quadratic). Only the start of TX:0 changes (the leading run is left out).
+ */
+function dropLeadingLazy(src: string): string {
+  return src.replace(/^((?:\(\?:)*)\[(?:[^\]\\]|\\.)*\]\*\?/, '$1');
 }
 
 /** The largest bounded repeat V8's linear engine accepts. */
