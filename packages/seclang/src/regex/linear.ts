@@ -10,7 +10,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /** Backtracks of one execution before V8 switches to the linear engine (V8's default: 50,000). */
-export const BACKTRACKS_BEFORE_FALLBACK = 5_000;
+export const BACKTRACKS_BEFORE_FALLBACK = 1000;
 
 /** The V8 flags the guarantee needs (also given on the command line by bin/cairn.js). */
 export const LINEAR_REGEX_FLAGS = [
