@@ -281,6 +281,44 @@ describe('text the database cannot store, on every route of the app', () => {
     );
   }, 120_000);
 
+  it('sweeps every declared parameter of every route once, and each route with a stray one', async () => {
+    const sweep: Attempt[] = [];
+    let turn = 0;
+    const next = (list: readonly string[]) => list[turn++ % list.length]!;
+    for (const route of routes) {
+      const schema = route.schema as
+        | { querystring?: { properties?: object }; body?: { properties?: object } }
+        | undefined;
+      const bodiless = route.method === 'GET' || route.method === 'HEAD';
+      for (const name of Object.keys(schema?.querystring?.properties ?? {})) {
+        sweep.push({ route, where: 'query', name, bad: next(BAD_ENCODED) });
+      }
+      for (const name of Object.keys(schema?.body?.properties ?? {})) {
+        sweep.push({ route, where: 'json', name, bad: next(BAD_JSON) });
+      }
+      if (route.url.includes(':')) sweep.push({ route, where: 'path', name: 'path', bad: next(BAD_ENCODED) });
+      sweep.push({ route, where: 'query', name: 'x', bad: next(BAD_ENCODED) });
+      if (!bodiless) {
+        sweep.push({ route, where: 'form', name: 'name', bad: next(BAD_ENCODED) });
+        sweep.push({ route, where: 'json', name: 'name', bad: next(BAD_JSON) });
+        sweep.push({ route, where: 'json-bytes', name: 'name', bad: '' });
+      }
+    }
+    const wrong: string[] = [];
+    for (const attempt of sweep) {
+      const answer = await send(attempt);
+      await answer.arrayBuffer();
+      const expected = attempt.where === 'form' ? [400, 415] : [400];
+      if (!expected.includes(answer.status)) {
+        wrong.push(
+          `${answer.status} ${attempt.route.method} ${attempt.route.url} ${attempt.where} ${attempt.name}=${attempt.bad}`,
+        );
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(sweep.length).toBeGreaterThan(routes.length * 2);
+  }, 120_000);
+
   it('refuses NUL in the places and editor searches with 400 naming the parameter', async () => {
     const places = headersFor('/places');
     for (const [path, name] of [
