@@ -9,6 +9,7 @@ export const EDGE_CODES = {
   internal: 10001,
   validation: 10400,
   methodNotAllowed: 10405,
+  headersTooLarge: 10431,
   entrypointNotFound: 10003,
   rulesetNotFound: 10003,
   objectNotFound: 7003,

@@ -6,13 +6,15 @@ import { accountRoutes } from './accounts/routes.ts';
 import { tokenRoutes } from './auth/routes.ts';
 import { dnsRecordRoutes } from './dns-records/routes.ts';
 import { edgeErrorShape } from './envelope.ts';
-import { EDGE_CODES, invalidBody } from './errors.ts';
+import { EDGE_CODES } from './errors.ts';
 import { filterRoutes } from './filters/routes.ts';
 import { firewallRuleRoutes } from './firewall-rules/routes.ts';
+import { parseJsonBody } from './json-body.ts';
 import { migrationRoutes, replacedByMigration } from './migration/routes.ts';
 import { pageRuleRoutes } from './page-rules/routes.ts';
 import type { EdgeRoute } from './route.ts';
 import { rulesetRoutes } from './rulesets/routes.ts';
+import { answerInEnvelope } from './server-errors.ts';
 import { wafLegacyRoutes } from './waf-legacy/routes.ts';
 import { activationRoutes } from './zones/activation-routes.ts';
 import { zoneRoutes } from './zones/routes.ts';
@@ -41,6 +43,7 @@ export const edgeRoutes: readonly EdgeRoute[] = [
  */
 export function edgeApi(deps: EdgeDeps) {
   return async function edgeApiPlugin(app: FastifyInstance) {
+    answerInEnvelope(app.server, EDGE_API_PREFIX);
     app.setErrorHandler(errorHandler(edgeErrorShape));
     app.setNotFoundHandler(async function edgeRouteNotFound(request) {
       const error: CairnError = app.routeIndex.notFoundError(request);
@@ -53,17 +56,10 @@ export function edgeApi(deps: EdgeDeps) {
     app.setValidatorCompiler(() => () => true);
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
     app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
-      const source = String(text);
-      if (source.trim() === '') {
-        done(null, undefined);
-        return;
-      }
-      try {
-        done(null, JSON.parse(source));
-      } catch (error) {
-        done(invalidBody('', `invalid JSON: ${(error as Error).message}`), undefined);
-      }
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, bytes, done) => {
+      const parsed = parseJsonBody(bytes as Buffer);
+      if ('error' in parsed) done(parsed.error, undefined);
+      else done(null, parsed.value);
     });
     for (const r of edgeRoutes) r.mount(app, deps);
   };
