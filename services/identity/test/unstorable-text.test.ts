@@ -107,6 +107,19 @@ describe('NUL and undecodable text on identity routes', () => {
     );
   });
 
+  it('/oauth2/authenticate: a page, never a redirect', async () => {
+    const answer = await fetch(
+      `${f.baseUrl}/oauth2/authenticate?client_id=${f.clientId}&response_type=code&redirect_uri=${encodeURIComponent(REDIRECT)}&state=%00`,
+      { redirect: 'manual' },
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('location')).toBeNull();
+    expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+    const page = await answer.text();
+    expect(page).toContain('This sign-in link does not work');
+    expect(page).toContain(`Query parameter state ${NUL}`);
+  });
+
   it('/oauth2/revoke and /oauth2/introspect', async () => {
     for (const path of ['/oauth2/revoke', '/oauth2/introspect']) {
       const answer = await fetch(`${f.baseUrl}${path}`, {

@@ -28,10 +28,19 @@ const OAUTH_CODES = new Set([
   'access_denied',
 ]);
 
-/** RFC 6749 §5.2 JSON errors; anything not an OAuth error (a bad body, say) is an invalid_request. */
+/**
+ * RFC 6749 §5.2 JSON errors; anything not an OAuth error (a bad body, say) is an invalid_request. The
+ * authorization endpoint is a page a person sees: what fails before its steps run (a parameter that can't
+ * be decoded) is shown as a page, never redirected (§4.1.2.1).
+ */
 function renderOAuthError(raw: Error, request: FastifyRequest, reply: FastifyReply) {
   const error = toCairnError(raw);
   if (error.status >= 500) request.log.error({ err: raw }, 'oauth request failed');
+  if (request.routeOptions.url === '/oauth2/authenticate') {
+    pageHeaders(reply);
+    const message = error.expose ? error.message : 'Please try again later.';
+    return reply.status(error.status).send(errorPage('This sign-in link does not work', message));
+  }
   for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
   const code = OAUTH_CODES.has(error.code)
     ? error.code
