@@ -203,6 +203,17 @@ describe('/placemakers/home?session_token=…', () => {
     // A placemaker session reaches the places backend (which has no places in this test).
     const editor = editorCookie(await open(`/placemakers/home?session_token=${await newSessionToken()}`));
     expect((await write(editor)).status).toBe(404);
+    // Text the database can't store is refused before the backend, naming the field for the form.
+    const nul = await fetch(`${baseUrl}/placemakers/api/suggest/place`, {
+      method: 'POST',
+      headers: { cookie: editor, 'content-type': 'application/json', 'x-requested-with': 'cairn-editor' },
+      body: '{"name":"Caf\\u0000e"}',
+    });
+    expect(nul.status).toBe(400);
+    expect(await nul.json()).toEqual({
+      message: 'Body field name contains a NUL character (U+0000) at character 4; text cannot contain it',
+      parameter: 'name',
+    });
   });
 
   it('ends the editor session when the person disconnects the app', async () => {

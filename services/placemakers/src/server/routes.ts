@@ -42,11 +42,19 @@ export function editorAuth(session: EditorSession): AuthContext {
   };
 }
 
-/** The places API's `{message}`, plus the parameter it is about, so forms can show the error beside the field. */
-const editorErrorShape: ErrorShape = (error) => ({
-  message: error.message,
-  ...(error.location?.parameter ? { parameter: error.location.parameter } : {}),
-});
+/**
+ * The places API's `{message}`, plus the parameter it is about, so forms can show the error beside the field.
+ * The editor's JSON bodies are flat objects of parameters, so a body error's pointer names one (`/name`).
+ */
+const editorErrorShape: ErrorShape = (error) => {
+  const parameter = error.location?.parameter ?? topLevelName(error.location?.pointer);
+  return { message: error.message, ...(parameter ? { parameter } : {}) };
+};
+
+function topLevelName(pointer: string | undefined): string | undefined {
+  const first = pointer?.split('/')[1];
+  return first ? first.replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+}
 
 /** A JSON body of named text values, as the places API takes its query parameters. */
 function paramsOf(body: unknown): Params {
