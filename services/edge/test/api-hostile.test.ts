@@ -234,6 +234,15 @@ describe('answers inside the envelope', () => {
     });
   });
 
+  it('a header value with a NUL byte: 400 in the envelope (node refuses it before any route)', async () => {
+    const answer = await raw(
+      portOf(f.api),
+      `GET /client/v4/zones HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer a\u0000b\r\n\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOf(answer)).toMatchObject({ result: null, success: false, errors: [{ code: 10400 }] });
+  });
+
   it('outside /client/v4 the server answers as before', async () => {
     const answer = await raw(
       portOf(f.api),

@@ -2,10 +2,11 @@ import { maxHeaderSize, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { EDGE_CODES } from './errors.ts';
 
-// Two answers Fastify and node give before any route, plugin or error handler of ours runs, in their own
+// Answers Fastify and node give before any route, plugin or error handler of ours runs, in their own
 // JSON: a request path that does not percent-decode (Fastify's FST_ERR_BAD_URL, decided by its router
-// from server-wide options) and request headers over node's limit (node's parser fails before there is
-// a request; Fastify's `clientError` listener answers 431). For paths under the edge API's prefix the
+// from server-wide options), and requests node's parser refuses — headers over node's limit (431), a
+// header value with a NUL or another forbidden character (400) — before there is a request object
+// (Fastify's `clientError` listener answers those). For paths under the edge API's prefix the
 // server answers them in the envelope instead; every other path keeps the server's answer.
 
 const installed = new WeakSet<Server>();
@@ -54,14 +55,31 @@ function requestTarget(packet: Buffer | undefined): string | undefined {
   return /^[A-Z]+ (\S+) HTTP\/1\.[01]\r?\n/.exec(line)?.[1];
 }
 
-function onHeaderOverflow(socket: Socket, limit: number): void {
-  const body = envelope(
-    EDGE_CODES.headersTooLarge,
-    `the request's header fields are larger than ${limit} bytes, the limit; send a shorter Authorization header or fewer cookies`,
-  );
+/** The envelope for a request node's parser refused: 431 for headers over the limit, else 400. */
+function parseErrorAnswer(code: string): { status: string; body: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return {
+      status: '431 Request Header Fields Too Large',
+      body: envelope(
+        EDGE_CODES.headersTooLarge,
+        `the request's header fields are larger than ${maxHeaderSize} bytes, the limit; send a shorter Authorization header or fewer cookies`,
+      ),
+    };
+  }
+  return {
+    status: '400 Bad Request',
+    body: envelope(
+      EDGE_CODES.validation,
+      `the request is not valid HTTP/1.1 (${code}): a header name or value holds a character HTTP does not allow, or the framing is malformed`,
+    ),
+  };
+}
+
+function answerParseError(socket: Socket, code: string): void {
+  const { status, body } = parseErrorAnswer(code);
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();
@@ -88,13 +106,16 @@ export function answerInEnvelope(server: Server, prefix: string): void {
   server.on(
     'clientError',
     function edgeClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) {
-      const target = error.code === 'HPE_HEADER_OVERFLOW' ? requestTarget(error.rawPacket) : undefined;
+      // Parse errors only (HPE_*): timeouts and resets keep the server's handling.
+      const code = error.code?.startsWith('HPE_') ? error.code : undefined;
+      const target = code ? requestTarget(error.rawPacket) : undefined;
       if (
+        code &&
         target !== undefined &&
         isUnder(target.split(/[?#]/, 1)[0] as string, prefix) &&
         !socket.destroyed
       ) {
-        return onHeaderOverflow(socket, maxHeaderSize);
+        return answerParseError(socket, code);
       }
       for (const listener of onClientError) listener.call(server, error, socket);
     },
