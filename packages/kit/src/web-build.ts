@@ -1,15 +1,10 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { WebApp } from './web-app.ts';
 
-/** A service's Vite single-page app: its folder (with vite.config.ts) and the build output under it. */
-export interface WebApp {
-  root: string;
-  dist: string;
-}
+export { type WebApp, webApp } from './web-app.ts';
 
-export function webApp(root: string): WebApp {
-  return { root, dist: join(root, 'dist') };
-}
+// The build step only (npm run build, the tests' global setup): a running server never imports this.
 
 function newestSource(dir: string): number {
   let newest = 0;

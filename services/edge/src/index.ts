@@ -1,9 +1,10 @@
 import type { AppDeps, ServiceModule } from '@cairn/kit';
+import { assertBuilt } from '@cairn/kit/web-app';
 import cookie from '@fastify/cookie';
 import { EDGE_API_PREFIX, edgeApi } from './api/plugin.ts';
 import { type EdgeConfig, loadEdgeConfig } from './config.ts';
-import { buildDashboardUi } from './dashboard/build.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
+import { DASHBOARD_UI } from './dashboard/web-app.ts';
 import type { EdgeDeps } from './deps.ts';
 import { EdgeEngine } from './engine/engine.ts';
 import { EventRecorder } from './events/recorder.ts';
@@ -74,7 +75,6 @@ export {
   type Zone,
 } from './api/zones/store.ts';
 export { type EdgeConfig, loadEdgeConfig } from './config.ts';
-export { buildDashboardUi } from './dashboard/build.ts';
 export { createDashboardUser, resetDashboardPassword } from './dashboard/service.ts';
 export { type DashboardUser, listUsers as listDashboardUsers } from './dashboard/store.ts';
 export type { EdgeDeps } from './deps.ts';
@@ -100,8 +100,8 @@ export interface Edge {
   /** The data plane's engine (zone plans, cached and invalidated by NOTIFY) and event recorder. */
   engine: EdgeEngine;
   recorder: EventRecorder;
-  /** Builds the dashboard when it is missing or stale (a few seconds, once). */
-  buildDashboard(): Promise<void>;
+  /** Throws a clear error when the dashboard was not built (npm run build); start never builds it. */
+  checkDashboardBuilt(): void;
   /** Starts the reverse proxy (EDGE_PORT) with the engine's change listener and the event writer. */
   startProxy(listen: { port: number; host: string }): Promise<EdgeProxy>;
   /** Stops the proxy (graceful), the listener and the writer (flushing what is queued). */
@@ -142,7 +142,7 @@ export function createEdge(
     deps,
     engine,
     recorder,
-    buildDashboard: () => buildDashboardUi({ quiet: true }),
+    checkDashboardBuilt: () => assertBuilt(DASHBOARD_UI, 'The edge dashboard (services/edge/web)'),
     async startProxy(listen) {
       if (proxy) return proxy;
       geoDatabase(); // read the IP database now (~0.4 s), not on the first request that needs it
@@ -166,6 +166,8 @@ export function createEdge(
       title:
         'Edge API v4: zones, API tokens, the previous WAF, firewall rules, page rules and the Rulesets API',
       migrations: edgeMigrations,
+      // The IP database the geolocation fields read, and how current it is.
+      readiness: () => ({ ip_database: geoDatabase().info }),
       plugin: async (root) => {
         await root.register(cookie);
         await root.register(edgeApi(deps), { prefix: EDGE_API_PREFIX });

@@ -1,9 +1,6 @@
-import { fileURLToPath } from 'node:url';
-import { buildWebApp, webApp } from '@cairn/kit/web-build';
+import { buildWebApp } from '@cairn/kit/web-build';
+import { EDITOR_UI } from './web-app.ts';
 
-export const EDITOR_UI = webApp(fileURLToPath(new URL('../web', import.meta.url)));
-export const DIST = EDITOR_UI.dist;
-
-/** Builds the editing UI with Vite (a few seconds), unless the build is up to date. */
+/** Builds the editing UI with Vite (a few seconds), unless the build is up to date; the build step's job. */
 export const buildEditorUi = (options: { force?: boolean; quiet?: boolean } = {}) =>
   buildWebApp(EDITOR_UI, options);

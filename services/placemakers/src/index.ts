@@ -1,17 +1,17 @@
 import type { IdentityDeps } from '@cairn/identity';
 import type { ServiceModule } from '@cairn/kit';
+import { assertBuilt } from '@cairn/kit/web-app';
 import cookie from '@fastify/cookie';
 import type { PlacemakersBackend } from './backend.ts';
-import { buildEditorUi } from './build.ts';
 import { placemakersRoutes } from './server/routes.ts';
+import { EDITOR_UI } from './web-app.ts';
 
 export type { Params, PlacemakersBackend, SuggestionKind } from './backend.ts';
-export { buildEditorUi } from './build.ts';
 export { editorAuth } from './server/routes.ts';
 
 export interface Placemakers {
   module: ServiceModule;
-  /** Builds the web app when it is missing or stale (a few seconds, once). */
+  /** Checks that the editing UI was built (by npm run build); it never builds it. */
   start(): Promise<void>;
 }
 
@@ -30,6 +30,6 @@ export function createPlacemakers(
         await app.register(placemakersRoutes(identity, backend, publicUrl));
       },
     },
-    start: () => buildEditorUi({ quiet: true }),
+    start: async () => assertBuilt(EDITOR_UI, 'The place editor (services/placemakers/web)'),
   };
 }

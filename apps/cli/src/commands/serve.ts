@@ -13,8 +13,9 @@ export const serve: CommandSpec = {
   async run(_args, ctx) {
     const runtime = await ctx.runtime();
     const { config, log } = runtime.deps;
-    await runtime.placemakers.start(); // builds the editor UI on first start (a few seconds)
-    await runtime.edge.buildDashboard();
+    // The web apps were built by the install step (npm run build); start only checks they are there.
+    await runtime.placemakers.start();
+    runtime.edge.checkDashboardBuilt();
     const app = await createApp(runtime.deps, runtime.services);
     await runtime.identity.start();
     const places = await runtime.places.start({ seedDemo: true });

@@ -1,8 +1,6 @@
-import { fileURLToPath } from 'node:url';
-import { buildWebApp, webApp } from '@cairn/kit/web-build';
+import { buildWebApp } from '@cairn/kit/web-build';
+import { DASHBOARD_UI } from './web-app.ts';
 
-export const DASHBOARD_UI = webApp(fileURLToPath(new URL('../../web', import.meta.url)));
-
-/** Builds the dashboard with Vite (a few seconds), unless the build is up to date. */
+/** Builds the dashboard with Vite (a few seconds), unless the build is up to date; the build step's job. */
 export const buildDashboardUi = (options: { force?: boolean; quiet?: boolean } = {}) =>
   buildWebApp(DASHBOARD_UI, options);

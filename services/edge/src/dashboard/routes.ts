@@ -7,7 +7,6 @@ import { findAccount } from '../api/accounts/store.ts';
 import { edgeErrorShape } from '../api/envelope.ts';
 import { authenticationError, invalidBody } from '../api/errors.ts';
 import type { EdgeDeps } from '../deps.ts';
-import { DASHBOARD_UI } from './build.ts';
 import {
   clearDashboardCookie,
   DASHBOARD_COOKIE,
@@ -22,6 +21,7 @@ import {
   signInWithToken,
   signOut,
 } from './service.ts';
+import { DASHBOARD_UI } from './web-app.ts';
 
 const hide = { schema: { hide: true } };
 

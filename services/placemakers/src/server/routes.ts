@@ -21,7 +21,7 @@ import {
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Params, PlacemakersBackend, SuggestionKind } from '../backend.ts';
-import { DIST } from '../build.ts';
+import { DIST } from '../web-app.ts';
 import { EDITOR_COOKIE, setEditorCookie } from './cookie.ts';
 import { refusalPage } from './pages.ts';
 
