@@ -3,7 +3,14 @@ import { connectThirdPartyUser } from '@cairn/identity/testing';
 import type { AuthContext, CredentialKind } from '@cairn/kit';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contributorAccuracy, type SuggestResponse, suggestEdit, type Tally, vote } from '../src/index.ts';
+import {
+  contributorAccuracy,
+  reviewQueue,
+  type SuggestResponse,
+  suggestEdit,
+  type Tally,
+  vote,
+} from '../src/index.ts';
 import { api, placeIds } from './edit-helpers.ts';
 import { type PlacesFixture, startPlaces } from './helpers.ts';
 
@@ -150,6 +157,34 @@ describe('one organization cannot rewrite a shared place by itself', () => {
     const two = await approve(await mintManagedUser(otherKey), edit.id!);
     expect(one.votes).toMatchObject({ counted_approvals: 1, approve_weight: 1 });
     expect(two).toMatchObject({ status: 'pending', votes: { counted_approvals: 1, not_counted: 1 } });
+  });
+});
+
+describe('the review queue', () => {
+  it('offers each voter only the edits their vote counts on', async () => {
+    const id = freshPlace();
+    const byManaged = await suggestEdit(f.places.deps, identityOf('org-q', 'managed_user'), {
+      fsq_place_id: id,
+      description: 'Queue managed',
+    });
+    const byPerson = await suggestEdit(f.places.deps, identityOf('org-q', 'oauth_user'), {
+      fsq_place_id: id,
+      email: 'queue@example.com',
+    });
+    const [managedEdit, personEdit] = [byManaged, byPerson].map((r) => r.suggested_edits[0]!.id);
+    const queued = async (viewer: AuthContext) =>
+      (await reviewQueue(f.places.deps, viewer, { limit: 50 })).venues
+        .flatMap((v) => v.woes.map((w) => w.id))
+        .filter((e) => e === managedEdit || e === personEdit)
+        .sort();
+    // The organization's own managed user and key: neither (both came through it).
+    expect(await queued(identityOf('org-q', 'managed_user'))).toEqual([]);
+    expect(await queued(identityOf('org-q', 'service_key'))).toEqual([]);
+    // A person through its app: the other person's edit, not the managed user's.
+    expect(await queued(identityOf('org-q', 'oauth_user'))).toEqual([personEdit]);
+    // Anyone through another organization: both.
+    expect(await queued(identityOf('org-other', 'managed_user'))).toEqual([managedEdit, personEdit].sort());
+    expect(await queued(identityOf('org-other', 'oauth_user'))).toEqual([managedEdit, personEdit].sort());
   });
 });
 

@@ -10,7 +10,7 @@ import { findPlaces } from '../store/places-read.ts';
 import { type ApiParams, ParamReader } from './params.ts';
 import type { EditView } from './render.ts';
 import { viewEdits } from './status.ts';
-import { contributorOf, type EditRow } from './types.ts';
+import { attributionOf, contributorOf, type EditRow } from './types.ts';
 
 export interface ReviewVenue {
   fsq_place_id: string | null;
@@ -103,8 +103,8 @@ function boxOf(area: NonNullable<Area>) {
 }
 
 /**
- * `GET /places/suggest/review`: places with pending edits for the caller to vote on (their own edits and
- * edits they have voted on are left out), in an area given by `near`, `ne`+`sw` or `ll`(+`radius`), or
+ * `GET /places/suggest/review`: places with pending edits for the caller to vote on (their own edits, edits
+ * they have voted on and edits their vote would not count on are left out), in an area given by `near`, `ne`+`sw` or `ll`(+`radius`), or
  * anywhere when none is given; places with the most pending edits first, then the longest waiting.
  * `limit` 1–50 places, default 10.
  */
@@ -118,7 +118,7 @@ export async function reviewQueue(
   const limit = limitText === undefined ? 10 : parseInteger('limit', limitText, 1, 50);
   const area = areaOf(p, deps);
   const viewer = contributorOf(auth);
-  let edits = await pendingEditsIn(deps.db, area && boxOf(area), viewer, SCAN);
+  let edits = await pendingEditsIn(deps.db, area && boxOf(area), attributionOf(auth), SCAN);
   if (area?.kind === 'circle') {
     edits = edits.filter(
       (e) => greatCircle(area.center.latitude, area.center.longitude, e.latitude, e.longitude) <= area.radius,

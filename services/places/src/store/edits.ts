@@ -61,21 +61,30 @@ export async function editsBy(db: Queryable, contributor: string, limit: number)
 
 /**
  * Pending edits inside a latitude band and longitude range (which may cross the antimeridian), oldest first,
- * leaving out the viewer's own edits and those the viewer has voted on.
+ * leaving out the viewer's own edits, those the viewer has voted on, and those on which the viewer's vote
+ * would not count (`isIndependent` in src/trust/independence.ts, in SQL): for a service key or managed user,
+ * edits made through its organization; for a person, edits by the service keys and managed users of the
+ * organization whose app they act through.
  */
 export async function pendingEditsIn(
   db: Queryable,
   box: { south: number; north: number; west: number; east: number } | undefined,
-  viewer: string,
+  viewer: { contributor: string; organization_id: string; credential_kind: string },
   limit: number,
 ): Promise<EditRow[]> {
-  const where = [`e.status = 'pending'`, `e.contributor <> $1`];
-  const values: unknown[] = [viewer];
+  const where = [
+    `e.status = 'pending'`,
+    `e.contributor <> $1`,
+    viewer.credential_kind === 'oauth_user'
+      ? `NOT (e.credential_kind <> 'oauth_user' AND e.organization_id = $2)`
+      : `e.organization_id <> $2`,
+  ];
+  const values: unknown[] = [viewer.contributor, viewer.organization_id];
   if (box) {
     values.push(box.south, box.north, box.west, box.east);
-    where.push('e.latitude BETWEEN $2 AND $3');
+    where.push('e.latitude BETWEEN $3 AND $4');
     where.push(
-      box.west <= box.east ? 'e.longitude BETWEEN $4 AND $5' : '(e.longitude >= $4 OR e.longitude <= $5)',
+      box.west <= box.east ? 'e.longitude BETWEEN $5 AND $6' : '(e.longitude >= $5 OR e.longitude <= $6)',
     );
   }
   values.push(limit);
