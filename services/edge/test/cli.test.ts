@@ -54,6 +54,7 @@ describe('cairn edge', () => {
     expect(JSON.parse(zone.stdout)).toMatchObject({
       name: 'cli.example.com',
       plan: 'business',
+      status: 'active',
       waf_migration_state: 'start',
     });
     const made = await cairn(

@@ -76,6 +76,16 @@ describe('the IP database', () => {
     ]);
   });
 
+  it('/readyz says which database and of what date', async () => {
+    const ready = (await (await fetch(f.api.replace(/\/client\/v4$/, '/readyz'))).json()) as {
+      status: string;
+      edge: { ip_database: { date: string; sources: { package: string }[] } };
+    };
+    expect(ready.status).toBe('ready');
+    expect(ready.edge.ip_database.date).toBe(geoDatabase().info.date);
+    expect(ready.edge.ip_database.sources).toHaveLength(2);
+  });
+
   it('gives every country it returns a continent', () => {
     const db = geoDatabase();
     for (const address of sampleAddresses()) {

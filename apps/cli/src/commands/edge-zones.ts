@@ -6,6 +6,7 @@ const toJson = (z: Zone) => ({
   id: z.id,
   name: z.name,
   plan: z.plan,
+  status: z.status,
   account: { id: z.accountId, name: z.accountName },
   waf_migration_state: z.wafMigrationState,
   origin: z.origin,
@@ -40,11 +41,16 @@ export const edgeZonesCreate: CommandSpec = {
       plan,
       ...(origin === undefined ? {} : { origin }),
     });
-    if (ctx.json) ctx.out.json(toJson(zone));
-    else
+    if (ctx.json) ctx.out.json({ ...toJson(zone), verification_key: zone.verificationKey });
+    else {
       ctx.out.line(
         `Created zone ${zone.name} (${zone.plan}) with id ${zone.id} in account "${account.name}"${zone.origin ? `, origin ${zone.origin}` : ''}`,
       );
+      if (zone.status === 'pending')
+        ctx.out.line(
+          `The zone is pending: it overlaps another account's zone, which must add the TXT record cloudflare-verify.${zone.name} = ${zone.verificationKey} before PUT /zones/${zone.id}/activation_check lets it take traffic`,
+        );
+    }
     return 0;
   },
 };
@@ -58,8 +64,16 @@ export const edgeZonesList: CommandSpec = {
     else {
       ctx.out.line(
         table([
-          ['ID', 'NAME', 'PLAN', 'ACCOUNT', 'WAF UPGRADE', 'ORIGIN'],
-          ...zones.map((z) => [z.id, z.name, z.plan, z.accountName, z.wafMigrationState, z.origin ?? '-']),
+          ['ID', 'NAME', 'PLAN', 'STATUS', 'ACCOUNT', 'WAF UPGRADE', 'ORIGIN'],
+          ...zones.map((z) => [
+            z.id,
+            z.name,
+            z.plan,
+            z.status,
+            z.accountName,
+            z.wafMigrationState,
+            z.origin ?? '-',
+          ]),
         ]),
       );
     }
