@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EdgeRequest } from '../src/engine/request.ts';
 import type { RuleEvent } from '../src/engine/verdict.ts';
 import { EventRecorder, type Zone } from '../src/index.ts';
 import {
@@ -40,6 +41,25 @@ afterAll(() => f?.close());
 
 const ray = (headers: Record<string, unknown>) => String(headers['cf-ray']).slice(0, 16);
 
+/** A recorder of its own (no timer: one flush writes one batch), counting into the app's metrics. */
+const ownRecorder = () =>
+  new EventRecorder(
+    { ...f.edge.deps, metrics: f.deps.metrics },
+    { ...f.edge.recorder.options, flushMs: 60_000 },
+  );
+
+/** What the proxy hands the recorder about a request. */
+const request = (rayId: string, rawHeaders: string[] = []) =>
+  ({
+    rayId,
+    ip: '127.0.0.1',
+    method: 'GET',
+    host: 'events-nul.example.com',
+    httpVersion: '1.1',
+    timestamp: f.deps.clock.now().getTime(),
+    rawHeaders,
+  }) as unknown as EdgeRequest;
+
 async function metric(name: string): Promise<string> {
   return (await f.deps.metrics.registry.getSingleMetricAsString(name)) ?? '';
 }
@@ -67,32 +87,26 @@ describe('security events with bytes PostgreSQL cannot store', () => {
   });
 
   it('request bytes are read as UTF-8, invalid sequences, NUL and lone surrogates stored as \\xHH', async () => {
-    const recorder = new EventRecorder(
-      { ...f.edge.deps, metrics: f.deps.metrics },
-      { ...f.edge.recorder.options, flushMs: 60_000 },
-    );
-    const request = {
-      rayId: 'aaaaaaaaaaaaaaaa',
-      ip: '127.0.0.1',
-      method: 'GET',
-      host: 'events-nul.example.com',
-      httpVersion: '1.1',
-      timestamp: f.deps.clock.now().getTime(),
-      rawHeaders: ['User-Agent', 'ua\u0000x'],
-    };
+    const recorder = ownRecorder();
     // Node gives the request line as one character per byte: "café" in UTF-8, then a lone 0xFF byte.
-    recorder.record(zone.id, request as never, '/p\u0000th', 'q=caf\xc3\xa9&b=\xff\xc3', [
-      {
-        source: 'firewallCustom',
-        action: 'block',
-        waf: null,
-        phase: 'http_request_firewall_custom',
-        rulesetId: null,
-        ruleId: 'r1',
-        description: 'desc \udc00 end',
-        matchedData: [{ name: 'ARGS:\u0000', value: 'v\u0000\ud83d' }],
-      },
-    ]);
+    recorder.record(
+      zone.id,
+      request('aaaaaaaaaaaaaaaa', ['User-Agent', 'ua\u0000x']),
+      '/p\u0000th',
+      'q=caf\xc3\xa9&b=\xff\xc3',
+      [
+        {
+          source: 'firewallCustom',
+          action: 'block',
+          waf: null,
+          phase: 'http_request_firewall_custom',
+          rulesetId: null,
+          ruleId: 'r1',
+          description: 'desc \udc00 end',
+          matchedData: [{ name: 'ARGS:\u0000', value: 'v\u0000\ud83d' }],
+        },
+      ],
+    );
     await recorder.flush();
     const [event] = await f.events(zone.id, '?ray_id=aaaaaaaaaaaaaaaa');
     expect(event).toMatchObject({
@@ -105,19 +119,7 @@ describe('security events with bytes PostgreSQL cannot store', () => {
   });
 
   it('a row that fails on its own is dropped and counted; the others of its batch are stored', async () => {
-    const recorder = new EventRecorder(
-      { ...f.edge.deps, metrics: f.deps.metrics },
-      { ...f.edge.recorder.options, flushMs: 60_000 },
-    );
-    const request = (rayId: string) => ({
-      rayId,
-      ip: '127.0.0.1',
-      method: 'GET',
-      host: 'events-nul.example.com',
-      httpVersion: '1.1',
-      timestamp: f.deps.clock.now().getTime(),
-      rawHeaders: [],
-    });
+    const recorder = ownRecorder();
     const event: RuleEvent = {
       source: 'firewallCustom',
       action: 'block',
@@ -128,13 +130,13 @@ describe('security events with bytes PostgreSQL cannot store', () => {
       description: '',
       matchedData: [],
     };
-    recorder.record(zone.id, request('bbbbbbbbbbbbbbb1') as never, '/', '', [event]);
+    recorder.record(zone.id, request('bbbbbbbbbbbbbbb1'), '/', '', [event]);
     // A row PostgreSQL refuses whatever its text (here a constraint of this test's database says so).
     await f.deps.db.query(
       "ALTER TABLE edge_security_events ADD CONSTRAINT poison CHECK (ray_id <> 'bbbbbbbbbbbbbbb2')",
     );
-    recorder.record(zone.id, request('bbbbbbbbbbbbbbb2') as never, '/', '', [event]);
-    recorder.record(zone.id, request('bbbbbbbbbbbbbbb3') as never, '/', '', [event]);
+    recorder.record(zone.id, request('bbbbbbbbbbbbbbb2'), '/', '', [event]);
+    recorder.record(zone.id, request('bbbbbbbbbbbbbbb3'), '/', '', [event]);
     const failedBefore = /outcome="failed"\} (\d+)/.exec(await metric('cairn_edge_security_events_total'));
     await recorder.flush();
     expect(await f.events(zone.id, '?ray_id=bbbbbbbbbbbbbbb1')).toHaveLength(1);

@@ -1,3 +1,4 @@
+import { firstInvalidUtf8Byte } from '@cairn/kit';
 import type { SecurityEventRow } from './store.ts';
 
 // What PostgreSQL can store: `text` holds no NUL, its UTF-8 holds no lone UTF-16 surrogate, and `jsonb`
@@ -52,39 +53,19 @@ export function storableBytes(bytes: string, escapes: Escapes = { count: 0 }): s
   let out = '';
   let i = 0;
   while (i < buf.length) {
-    const n = sequenceLength(buf, i);
-    if (n === 0 || buf[i] === 0) {
-      out += hex(buf[i] as number);
+    // kit's UTF-8 check (Unicode Table 3-7) finds where the valid run ends; that byte is escaped.
+    const bad = firstInvalidUtf8Byte(buf.subarray(i));
+    const end = bad === -1 ? buf.length : i + bad;
+    out += buf.toString('utf8', i, end).replace(/\0/g, () => {
       escapes.count++;
-      i++;
-    } else {
-      out += buf.toString('utf8', i, i + n);
-      i += n;
-    }
+      return hex(0);
+    });
+    if (bad === -1) break;
+    out += hex(buf[end] as number);
+    escapes.count++;
+    i = end + 1;
   }
   return out;
-}
-
-/** The length of the well-formed UTF-8 sequence at `i` (RFC 3629 §4), or 0 when there is none. */
-function sequenceLength(buf: Buffer, i: number): number {
-  const b0 = buf[i] as number;
-  if (b0 < 0x80) return 1;
-  const cont = (k: number, lo = 0x80, hi = 0xbf): boolean => {
-    const b = buf[i + k];
-    return b !== undefined && b >= lo && b <= hi;
-  };
-  if (b0 >= 0xc2 && b0 <= 0xdf) return cont(1) ? 2 : 0;
-  if (b0 >= 0xe0 && b0 <= 0xef) {
-    const lo = b0 === 0xe0 ? 0xa0 : 0x80;
-    const hi = b0 === 0xed ? 0x9f : 0xbf;
-    return cont(1, lo, hi) && cont(2) ? 3 : 0;
-  }
-  if (b0 >= 0xf0 && b0 <= 0xf4) {
-    const lo = b0 === 0xf0 ? 0x90 : 0x80;
-    const hi = b0 === 0xf4 ? 0x8f : 0xbf;
-    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0;
-  }
-  return 0;
 }
 
 /**
