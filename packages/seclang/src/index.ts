@@ -19,4 +19,5 @@ export {
   loadRules,
 } from './loader.ts';
 export type { RuleAction, RuleOverrides } from './overrides.ts';
+export { LINEAR_REGEX_FLAGS, LinearRegexUnavailableError, linearEngine } from './regex/linear.ts';
 export { type Decision, type EvaluationResult, Waf, type WafOptions } from './waf.ts';

@@ -1,4 +1,5 @@
 import type { Db, Logger } from '@cairn/kit';
+import { linearEngine } from '@cairn/seclang';
 import { findZone, findZoneByName } from '../api/zones/store.ts';
 import type { GeoInfo } from '../geo/database.ts';
 import type { Catalogue } from '../managed/catalogue.ts';
@@ -51,6 +52,9 @@ export class EdgeEngine {
     },
     readonly options: EngineOptions,
   ) {
+    // Every regex of the data plane (CRS, Rules language `matches`, URL patterns) gets V8's linear
+    // fallback, even before a CRS engine is loaded; throws when it cannot be turned on.
+    linearEngine();
     this.engines = new CrsEngines({
       crsDir: options.crsDir,
       bodyLimit: options.bodyLimit,
