@@ -1,7 +1,13 @@
 import { launchBrowser, screenshotPath } from '@cairn/kit/testing-browser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDashboardUser, OWASP_PACKAGE_ID, type PlanName, type Zone } from '../src/index.ts';
+import {
+  createDashboardUser,
+  geoDatabase,
+  OWASP_PACKAGE_ID,
+  type PlanName,
+  type Zone,
+} from '../src/index.ts';
 import {
   ANOMALY_RULE,
   ATTACKS,
@@ -105,6 +111,10 @@ describe('the WAF upgrade in the dashboard', { timeout: 120_000 }, () => {
     expect(row).toContain('Pro');
     expect(row).toContain('Previous version of the WAF managed rules');
     expect(await page.textContent('[data-testid=who]')).toContain('ops@example.com');
+    // the IP database's date and the attribution its data licence asks for
+    const note = await page.textContent('[data-testid=ip-database]');
+    expect(note).toContain(geoDatabase().info.date);
+    expect(note).toContain('IP Geolocation by DB-IP');
     await page.screenshot({ path: screenshotPath('dashboard-zones') });
   });
 
