@@ -19,6 +19,11 @@ if (purpose === 'test') {
     present: () => existsSync('/usr/bin/chromium'),
     why: 'the browser for the UI tests',
   });
+  wanted.push({
+    pkg: 'jq',
+    present: () => existsSync('/usr/bin/jq'),
+    why: "the README's tour uses it, and a test runs the tour",
+  });
 }
 
 const missing = wanted.filter((w) => !w.present());
