@@ -1,6 +1,7 @@
 import type { AppDeps, ServiceModule } from '@cairn/kit';
 import { assertBuilt } from '@cairn/kit/web-app';
 import cookie from '@fastify/cookie';
+import { analyticsApi } from './analytics/routes.ts';
 import { EDGE_API_PREFIX, edgeApi } from './api/plugin.ts';
 import { type EdgeConfig, loadEdgeConfig } from './config.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
@@ -171,6 +172,7 @@ export function createEdge(
       plugin: async (root) => {
         await root.register(cookie);
         await root.register(edgeApi(deps), { prefix: EDGE_API_PREFIX });
+        await root.register(analyticsApi(deps, proxyConfig.eventsRetentionDays), { prefix: EDGE_API_PREFIX });
         await root.register(dashboardRoutes(deps, app.config?.publicUrl ?? ''));
       },
     },

@@ -1,0 +1,136 @@
+import type { Queryable } from '@cairn/kit';
+import {
+  type FieldNode,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  Kind,
+  type SelectionSetNode,
+} from 'graphql';
+import type { MatchedDatum } from '../engine/verdict.ts';
+import { type DatasetField, EVENT_FIELDS, fieldByName, GROUP_FIELDS } from './fields.ts';
+import { filterToSql, type SqlWhere } from './filter-sql.ts';
+import { MAX_LIMIT } from './schema.ts';
+
+export interface DatasetArgs {
+  filter?: Record<string, unknown>;
+  limit: number;
+  orderBy?: string[];
+}
+
+function checkLimit(dataset: string, limit: number): void {
+  if (limit < 0 || limit > MAX_LIMIT) {
+    throw new GraphQLError(`${dataset}: limit must be from 0 to ${MAX_LIMIT}, not ${limit}`);
+  }
+}
+
+const toTime = (v: unknown) => (v instanceof Date ? v.toISOString().replace(/\.000Z$/, 'Z') : v);
+
+function orderSql(
+  orderBy: readonly string[] | undefined,
+  allowed: ReadonlySet<string>,
+  dataset: string,
+): string[] {
+  return (orderBy ?? []).map((o) => {
+    const m = /^(.+)_(ASC|DESC)$/.exec(o);
+    const name = m?.[1] ?? '';
+    if (name === 'count') return `count ${m?.[2]}`;
+    const field = fieldByName.get(name);
+    if (!m || !field || !allowed.has(name)) {
+      throw new GraphQLError(
+        `${dataset}: cannot order by ${o}; order by a field the query selects or groups`,
+      );
+    }
+    return `(${field.sql}) ${m[2]}`;
+  });
+}
+
+function where(zoneId: string, filter: Record<string, unknown> | undefined): SqlWhere {
+  const w: SqlWhere = { clauses: ['zone_id = $1'], params: [zoneId] };
+  filterToSql(filter, w);
+  return w;
+}
+
+const EVENT_NAMES = new Set(EVENT_FIELDS.map((f) => f.name));
+
+/** firewallEventsAdaptive: single events, newest first unless orderBy says otherwise. */
+export async function adaptiveEvents(
+  db: Queryable,
+  zoneId: string,
+  args: DatasetArgs,
+): Promise<Record<string, unknown>[]> {
+  checkLimit('firewallEventsAdaptive', args.limit);
+  const w = where(zoneId, args.filter);
+  const order = orderSql(args.orderBy, EVENT_NAMES, 'firewallEventsAdaptive');
+  const select = EVENT_FIELDS.map((f: DatasetField, i) => `(${f.sql}) AS c${i}`).join(', ');
+  const { rows } = await db.query<Record<string, unknown>>(
+    `SELECT ${select}, matched_data FROM edge_security_events WHERE ${w.clauses.join(' AND ')}
+     ORDER BY ${[...order, 'occurred_at DESC', 'id DESC'].join(', ')} LIMIT ${args.limit}`,
+    w.params,
+  );
+  return rows.map((r) => {
+    const out: Record<string, unknown> = {};
+    EVENT_FIELDS.forEach((f, i) => {
+      out[f.name] = toTime(r[`c${i}`]);
+    });
+    const matched = typeof r.matched_data === 'string' ? JSON.parse(r.matched_data) : r.matched_data;
+    out.matchedData = (matched as MatchedDatum[]).map((m) => ({
+      name: m.name,
+      value: m.value,
+      ruleId: m.ruleId ?? null,
+      message: m.message ?? null,
+    }));
+    return out;
+  });
+}
+
+/** The dimension fields a groups node selects (aliases and fragments followed). */
+export function selectedDimensions(
+  nodes: readonly FieldNode[],
+  fragments: Record<string, FragmentDefinitionNode>,
+): string[] {
+  const names = new Set<string>();
+  const collect = (set: SelectionSetNode | undefined, inDimensions: boolean, seen: Set<string>) => {
+    if (!set) return;
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) {
+        if (inDimensions) names.add(sel.name.value);
+        else if (sel.name.value === 'dimensions') collect(sel.selectionSet, true, seen);
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) collect(sel.selectionSet, inDimensions, seen);
+      else if (!seen.has(sel.name.value)) {
+        seen.add(sel.name.value);
+        collect(fragments[sel.name.value]?.selectionSet, inDimensions, seen);
+      }
+    }
+  };
+  for (const node of nodes) collect(node.selectionSet, false, new Set());
+  names.delete('__typename');
+  return GROUP_FIELDS.filter((f) => names.has(f.name)).map((f) => f.name);
+}
+
+/** firewallEventsAdaptiveGroups: counts grouped by the selected dimensions, largest first by default. */
+export async function adaptiveGroups(
+  db: Queryable,
+  zoneId: string,
+  args: DatasetArgs,
+  dimensions: readonly string[],
+): Promise<Record<string, unknown>[]> {
+  checkLimit('firewallEventsAdaptiveGroups', args.limit);
+  const w = where(zoneId, args.filter);
+  const fields = dimensions.map((d) => fieldByName.get(d) as DatasetField);
+  const order = orderSql(args.orderBy, new Set(dimensions), 'firewallEventsAdaptiveGroups');
+  const select = fields.map((f, i) => `(${f.sql}) AS d${i}`);
+  const group = fields.length === 0 ? '' : `GROUP BY ${fields.map((_, i) => `${i + 1}`).join(', ')}`;
+  const { rows } = await db.query<Record<string, unknown>>(
+    `SELECT ${[...select, 'count(*)::int AS count'].join(', ')} FROM edge_security_events
+     WHERE ${w.clauses.join(' AND ')} ${group}
+     ORDER BY ${[...(order.length > 0 ? order : ['count DESC']), ...fields.map((_, i) => `${i + 1}`)].join(', ')}
+     LIMIT ${args.limit}`,
+    w.params,
+  );
+  return rows
+    .filter((r) => fields.length > 0 || (r.count as number) > 0)
+    .map((r) => ({
+      count: r.count,
+      dimensions: Object.fromEntries(fields.map((f, i) => [f.name, toTime(r[`d${i}`])])),
+    }));
+}

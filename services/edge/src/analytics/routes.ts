@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import { authenticate } from '../api/auth/authenticate.ts';
+import { parseJsonBody } from '../api/json-body.ts';
+import type { EdgeDeps } from '../deps.ts';
+import { type GraphqlRequest, runAnalyticsQuery } from './execute.ts';
+
+function requestOf(body: unknown): GraphqlRequest | string {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return 'the body must be a JSON object {"query": "...", "variables": {...}}';
+  }
+  const b = body as Record<string, unknown>;
+  if (typeof b.query !== 'string' || b.query === '') return 'query: a GraphQL query string is required';
+  if (
+    b.variables !== undefined &&
+    b.variables !== null &&
+    (typeof b.variables !== 'object' || Array.isArray(b.variables))
+  ) {
+    return 'variables: must be a JSON object';
+  }
+  if (b.operationName !== undefined && b.operationName !== null && typeof b.operationName !== 'string') {
+    return 'operationName: must be a string';
+  }
+  return {
+    query: b.query,
+    variables: (b.variables ?? undefined) as Record<string, unknown> | undefined,
+    operationName: (b.operationName ?? undefined) as string | undefined,
+  };
+}
+
+/**
+ * POST /client/v4/graphql: the GraphQL Analytics API's Security Events datasets, read with the zone's API
+ * token (or the dashboard's session, as the real dashboard reads the same API). Answers are GraphQL's
+ * `{data, errors}`; a body that is not a GraphQL request is a 400 in the same shape.
+ */
+export function analyticsApi(deps: EdgeDeps, retentionDays: number) {
+  return async function analyticsApiPlugin(app: FastifyInstance) {
+    // The body is read here, so that JSON that does not parse answers in GraphQL's shape too.
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, bytes, done) =>
+      done(null, parseJsonBody(bytes as Buffer)),
+    );
+    app.post('/graphql', {
+      schema: {
+        tags: ['edge'],
+        summary: 'GraphQL Analytics API: firewallEventsAdaptive and firewallEventsAdaptiveGroups',
+        security: [{ bearer: [] }],
+      },
+      async handler(request, reply) {
+        const body = request.body as ReturnType<typeof parseJsonBody> | undefined;
+        if (body && 'error' in body) {
+          return reply.code(400).send({
+            data: null,
+            errors: [{ message: body.error.message, extensions: { code: 'bad_request' } }],
+          });
+        }
+        const parsed = requestOf(body?.value);
+        if (typeof parsed === 'string') {
+          return reply
+            .code(400)
+            .send({ data: null, errors: [{ message: parsed, extensions: { code: 'bad_request' } }] });
+        }
+        let auth: Awaited<ReturnType<typeof authenticate>>;
+        try {
+          auth = await authenticate(deps, request);
+        } catch (e) {
+          return reply.send({
+            data: null,
+            errors: [{ message: (e as Error).message, extensions: { code: 'authz' } }],
+          });
+        }
+        return reply.send(await runAnalyticsQuery({ deps, auth, retentionDays }, parsed));
+      },
+    });
+  };
+}
