@@ -181,6 +181,14 @@ describe('the managed signatures and the previous WAF see the same normalised pa
       expect((await rawGet('managed-norm.example.com', target)).status, target).toBe(403);
     }
     expect((await rawGet('managed-norm.example.com', '/environment')).status).toBe(200);
+    // normalisation removes dot segments, but a traversal in the path as sent is still an attack
+    for (const target of [
+      '/static/../../../app/config.yml',
+      '/a/%2e%2e/%2e%2e/b',
+      '/x/..%2f..%2fetc/hosts',
+    ]) {
+      expect((await rawGet('managed-norm.example.com', target)).status, target).toBe(403);
+    }
   });
 
   it('the previous WAF blocks them too', async () => {

@@ -47,7 +47,8 @@ export const SIGNATURES: readonly Signature[] = [
     legacyId: '100001',
     group: SPECIALS,
     description: 'Path traversal - dot-dot-slash in the URI path',
-    expression: String.raw`url_decode(http.request.uri.path) contains "../" or url_decode(http.request.uri.path) contains "..\\"`,
+    // The path as sent: URL normalisation removes the dot segments the origin may still resolve.
+    expression: String.raw`url_decode(raw.http.request.uri.path) contains "../" or url_decode(raw.http.request.uri.path) contains "..\\"`,
     categories: ['path-traversal', 'lfi'],
     action: 'block',
     enabled: true,
