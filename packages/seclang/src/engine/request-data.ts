@@ -6,7 +6,10 @@ import { EntryList } from './collections/entry-list.ts';
 
 export interface WafRequest {
   method: string;
-  /** Path and query string as sent on the request line (an absolute URI is accepted too). */
+  /**
+   * Path and query string the rules see (REQUEST_URI, REQUEST_FILENAME, ARGS_GET): as sent on the
+   * request line, or its normalised form when the caller normalises URLs (an absolute URI is accepted too).
+   */
   uri: string;
   /** The target as received when `uri` is its normalised form (REQUEST_URI_RAW, REQUEST_LINE); default `uri`. */
   uriRaw?: string;
