@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { latencyPercentiles, report } from './report.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const EDGE_RULESET = 'efb7b8c949ac4650a09736fc376e9aee';
@@ -131,6 +132,7 @@ interface Figure {
   rps: number;
   p50: number;
   p99: number;
+  percentiles: Record<string, number>;
 }
 
 async function run(url: string, host: string, seconds: number): Promise<Figure> {
@@ -145,7 +147,12 @@ async function run(url: string, host: string, seconds: number): Promise<Figure> 
     throw new Error(
       `${host}: ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`,
     );
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    percentiles: latencyPercentiles(result),
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
@@ -193,6 +200,17 @@ async function main(): Promise<void> {
         list.map((s) => s.p99),
       )} ms${name === 'direct' ? '' : `   ${median(ratios).toFixed(2)}× direct`}`,
     );
+    report({ kind: 'latency', bench: 'edge-proxy', name, percentiles: (list.at(-1) as Figure).percentiles });
+    if (name !== 'direct') {
+      report({
+        bench: 'edge-proxy',
+        name: `through the proxy, ${name}`,
+        unit: 'req/s',
+        ours: rps,
+        peer: { name: 'straight to the origin', value: median(samples.direct.map((s) => s.rps)) },
+        lowerIsBetter: false,
+      });
+    }
   }
 }
 

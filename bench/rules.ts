@@ -10,6 +10,7 @@ import {
   httpRequestScheme,
   parse,
 } from '../packages/rules/src/index.ts';
+import { report } from './report.ts';
 
 const scheme = httpRequestScheme();
 
@@ -281,6 +282,14 @@ for (const c of CASES) {
   console.log(
     `${c.name.padEnd(38)} ${a.toFixed(1).padStart(8)} ${b.toFixed(1).padStart(9)} ${(a / b).toFixed(2).padStart(6)}× ${pairs.toFixed(2).padStart(9)}×   ${same}`,
   );
+  report({
+    bench: 'rules',
+    name: c.name,
+    unit: 'ns per evaluation',
+    ours: a,
+    peer: { name: 'the same logic by hand', value: b },
+    lowerIsBetter: true,
+  });
 }
 
 // ---- 3. end to end: a fresh lazy context per request, then evaluation ----

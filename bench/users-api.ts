@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { latencyPercentiles, report } from './report.ts';
 
 const seconds = Number(process.argv[2] ?? 8);
 const rounds = Number(process.argv[3] ?? 5);
@@ -42,11 +43,16 @@ async function run(target: (typeof targets)[keyof typeof targets]) {
   const result = await autocannon({ ...target, connections: 32, duration: seconds, pipelining: 1 });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${target.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    percentiles: latencyPercentiles(result),
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const samples: Record<keyof typeof targets, { rps: number; p50: number; p99: number }[]> = {
+const samples: Record<keyof typeof targets, Awaited<ReturnType<typeof run>>[]> = {
   open: [],
   authenticated: [],
   create: [],
@@ -76,3 +82,14 @@ const ratio = median(ratios);
 console.log(
   `  authenticated/open throughput, median of rounds: ${ratio.toFixed(3)} (per round: ${ratios.map((r) => r.toFixed(3)).join(', ')}); bearer check costs ${((1 - ratio) * 100).toFixed(1)}% (target < 10%)`,
 );
+report({
+  bench: 'users-api',
+  name: 'no-op route behind the bearer check (service key)',
+  unit: 'req/s',
+  ours: median(samples.authenticated.map((s) => s.rps)),
+  peer: { name: 'the same route, open', value: median(samples.open.map((s) => s.rps)) },
+  lowerIsBetter: false,
+});
+for (const [name, list] of Object.entries(samples)) {
+  report({ kind: 'latency', bench: 'users-api', name, percentiles: list.at(-1)!.percentiles });
+}

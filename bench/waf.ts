@@ -10,6 +10,7 @@
 // Run: npx tsx bench/waf.ts [--rounds N] [--no-modsec] [--modsec-seconds S] [--pl 1|4]
 
 import { loadCrsSync, type Waf, type WafRequest } from '../packages/seclang/src/index.ts';
+import { report } from './report.ts';
 import { type ModsecFigure, ModsecServer, modsecAvailability } from './waf-modsec.ts';
 
 const BROWSER: Array<[string, string]> = [
@@ -230,6 +231,14 @@ for (const pl of levels) {
         `  ${name.padEnd(30)} ${us.toFixed(0).padStart(7)} ${m.waf.toFixed(0).padStart(8)} ${`(${m.proxy.toFixed(0)})`.padStart(8)}` +
           `  ${(m.waf / us).toFixed(1).padStart(4)}×   ${m.status} (${m.requests} requests)`,
       );
+      report({
+        bench: 'waf',
+        name: `PL${pl} ${name}`,
+        unit: 'CPU µs per request',
+        ours: us,
+        peer: { name: 'nginx + ModSecurity v3, same CRS', value: m.waf },
+        lowerIsBetter: true,
+      });
     }
   } catch (err) {
     console.log(`  ModSecurity side by side: failed: ${(err as Error).message}`);
