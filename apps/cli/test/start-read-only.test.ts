@@ -49,7 +49,7 @@ describe('start reads the built web apps and never builds them', () => {
     const src = (p: string) => fileURLToPath(new URL(`../src/${p}`, import.meta.url));
     const res = await importWithoutBuilder([src('commands/serve.ts'), src('runtime.ts')]);
     expect(res.output).toContain('loaded');
-    expect(res.code).toBe(0);
+    expect(res.code, res.output).toBe(0);
     // The guard works: the build entry point is refused.
     const guard = await importWithoutBuilder(['@cairn/placemakers/build']);
     expect(guard.code).not.toBe(0);
