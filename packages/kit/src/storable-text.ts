@@ -6,9 +6,12 @@ import { badRequest, type CairnError } from './errors.ts';
  * handler sees it, so such input is a 400 naming the parameter, never a 500 from the store.
  */
 const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** NUL or any surrogate: a cheap first test (well-formed pairs are then told apart by UNSTORABLE). */
+const SUSPECT = /[\0\uD800-\uDFFF]/;
 
 /** What is wrong with `text` ("contains a NUL character (U+0000) at character 3"), or undefined if storable. */
 export function textProblem(text: string): string | undefined {
+  if (!SUSPECT.test(text)) return undefined;
   const found = UNSTORABLE.exec(text);
   if (!found) return undefined;
   const at = `at character ${found.index + 1}`;
@@ -28,6 +31,7 @@ export interface UnstorableText {
  * Walks with an explicit stack, so a deeply nested body can't overflow the call stack.
  */
 export function findUnstorableText(value: unknown): UnstorableText | undefined {
+  if (isFlatAndClean(value)) return undefined;
   const stack: Step[] = [{ value, key: undefined, parent: undefined }];
   while (stack.length > 0) {
     const step = stack.pop()!;
@@ -49,6 +53,18 @@ export function findUnstorableText(value: unknown): UnstorableText | undefined {
     }
   }
   return undefined;
+}
+
+/** The common case, cheaply: an object of strings (a query, headers) with nothing suspect in it. */
+function isFlatAndClean(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const child = record[key];
+    if (typeof child !== 'string' || SUSPECT.test(key) || SUSPECT.test(child)) return false;
+  }
+  return true;
 }
 
 /** A value being walked, linked to its parent so a path is only built for the one that is reported. */

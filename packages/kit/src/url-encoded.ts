@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { printableName } from './storable-text.ts';
 import { decodeUtf8 } from './utf8.ts';
 
@@ -27,7 +28,44 @@ const PERCENT = 0x25;
  * its raw text as its value, so nothing undecoded is lost; the caller refuses the request.
  */
 export function parseUrlEncoded(input: string | Uint8Array): ParsedUrlEncoded {
-  const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
+  if (typeof input === 'string') return parseText(input);
+  // A form body of ASCII (what browsers send) takes the text path; raw UTF-8 bytes the byte path.
+  return isAscii(input) ? parseText(Buffer.from(input).toString('latin1')) : parseBytes(input);
+}
+
+/** One form-encoded name or value (e.g. each half of HTTP Basic credentials, RFC 6749 §2.3.1), strictly. */
+export function decodeUrlEncodedComponent(raw: string): { text: string } | { problem: string } {
+  const spaced = raw.includes('+') ? raw.replaceAll('+', ' ') : raw;
+  if (!spaced.includes('%')) return { text: spaced };
+  try {
+    // The platform decoder refuses what the strict one refuses (bad escapes, bytes that are not UTF-8).
+    return { text: decodeURIComponent(spaced) };
+  } catch {
+    const bytes = Buffer.from(spaced, 'utf8');
+    const decoded = decodeComponent(bytes, 0, bytes.length);
+    return decoded.problem === undefined ? { text: decoded.text } : { problem: decoded.problem };
+  }
+}
+
+function parseText(text: string): ParsedUrlEncoded {
+  const values: UrlEncodedValues = Object.create(null);
+  let problem: UrlEncodedProblem | undefined;
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const rawName = eq === -1 ? pair : pair.slice(0, eq);
+    const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
+    const name = decodeUrlEncodedComponent(rawName);
+    const value = decodeUrlEncodedComponent(rawValue);
+    const key = 'text' in name ? name.text : rawName;
+    const found = 'problem' in name ? name.problem : 'problem' in value ? value.problem : undefined;
+    if (found && !problem) problem = { name: key, problem: found };
+    add(values, key, 'text' in value ? value.text : rawValue);
+  }
+  return { values, problem };
+}
+
+function parseBytes(bytes: Uint8Array): ParsedUrlEncoded {
   const values: UrlEncodedValues = Object.create(null);
   let problem: UrlEncodedProblem | undefined;
   let start = 0;
@@ -47,13 +85,6 @@ export function parseUrlEncoded(input: string | Uint8Array): ParsedUrlEncoded {
     start = end + 1;
   }
   return { values, problem };
-}
-
-/** One form-encoded name or value (e.g. each half of HTTP Basic credentials, RFC 6749 §2.3.1), strictly. */
-export function decodeUrlEncodedComponent(text: string): { text: string } | { problem: string } {
-  const bytes = Buffer.from(text, 'utf8');
-  const decoded = decodeComponent(bytes, 0, bytes.length);
-  return decoded.problem === undefined ? { text: decoded.text } : { problem: decoded.problem };
 }
 
 function add(values: UrlEncodedValues, key: string, value: string) {
