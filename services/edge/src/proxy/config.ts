@@ -21,6 +21,12 @@ export interface ProxyConfig {
   eventsRetentionDays: number;
   eventsMaxRows: number;
   shutdownGraceMs: number;
+  /** A client must send the whole request head within this (else 408 and the connection closes). */
+  headersTimeoutMs: number;
+  /** A client must send the whole request, body included, within this (else 408). */
+  requestTimeoutMs: number;
+  /** Open client connections per address at most; more are closed at once. */
+  connectionsPerAddress: number;
 }
 
 type Source = Record<string, string | undefined>;
@@ -56,5 +62,19 @@ export function loadProxyConfig(env: Source = process.env): Readonly<ProxyConfig
     eventsRetentionDays: int(env, 'EDGE_EVENTS_RETENTION_DAYS', 30, 1, 3650),
     eventsMaxRows: int(env, 'EDGE_EVENTS_MAX_ROWS', 1_000_000, 1000, 1_000_000_000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    ...clientTimeouts(env),
+    connectionsPerAddress: int(env, 'EDGE_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
   });
+}
+
+function clientTimeouts(env: Source): Pick<ProxyConfig, 'headersTimeoutMs' | 'requestTimeoutMs'> {
+  const headersTimeoutMs = int(env, 'EDGE_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
+  const requestTimeoutMs = int(env, 'EDGE_REQUEST_TIMEOUT_MS', 300_000, 100, 3_600_000);
+  // node:http refuses a request timeout shorter than the headers timeout
+  if (requestTimeoutMs < headersTimeoutMs)
+    throw new ConfigError(
+      'EDGE_REQUEST_TIMEOUT_MS',
+      `must be at least EDGE_HEADERS_TIMEOUT_MS (${headersTimeoutMs}), got "${requestTimeoutMs}"`,
+    );
+  return { headersTimeoutMs, requestTimeoutMs };
 }

@@ -10,6 +10,7 @@ import type { Terminal } from '../engine/verdict.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import { type BufferedBody, bufferBody } from './body.ts';
 import type { ProxyConfig } from './config.ts';
+import { capConnectionsPerAddress } from './connection-cap.ts';
 import { clientResponseHeaders, hostFieldCount, originRequestHeaders } from './headers.ts';
 import { Origins } from './origins.ts';
 import {
@@ -208,13 +209,22 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
     }
   }
 
-  const server = createServer({ requestTimeout: 300_000 }, (req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      deps.log.error({ err: error }, 'edge: request failed');
-      const rayId = newRayId();
-      send(res, badGatewayPage(hostOf(req.headers.host), rayId), rayId);
-    });
-  });
+  const server = createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      // how often node checks those timeouts (its default, 30 s, would let a slow head stay 40 s)
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.headersTimeoutMs / 4)),
+    },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        deps.log.error({ err: error }, 'edge: request failed');
+        const rayId = newRayId();
+        send(res, badGatewayPage(hostOf(req.headers.host), rayId), rayId);
+      });
+    },
+  );
+  capConnectionsPerAddress(server, config.connectionsPerAddress);
   // Upgrades (WebSocket) are not proxied yet: refuse them plainly.
   server.on('upgrade', (_req, socket) => {
     socket.end('HTTP/1.1 501 Not Implemented\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
