@@ -1,0 +1,65 @@
+// The WAF's worst case: every attack of the ReDoS suite (recheck's attacks on the CRS regexes and
+// the 941160 inputs of issue 13) in every position (header, cookie, query, url-encoded, multipart,
+// JSON, XML) at the largest size the edge proxy admits, through `evaluate` at PL1 and PL4. Prints
+// the 20 worst cases by median CPU ms (of --rounds runs; the CPU clock, so other processes' load
+// does not count) and whether every case is within the 50 ms target.
+//
+// Run: npx tsx bench/waf-worst.ts [--rounds N] [--pl 1|4] [--top N]
+
+import { cpus, loadavg } from 'node:os';
+import { loadCrsSync } from '../packages/seclang/src/index.ts';
+import { cpuMs, type RedosCase, redosCases } from '../packages/seclang/test/redos/cases.ts';
+
+const TARGET_MS = 50;
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+const rounds = arg('rounds', 3);
+const top = arg('top', 20);
+const only = arg('pl', 0);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const cases = redosCases();
+console.log(
+  `npx tsx bench/waf-worst.ts --rounds ${rounds}: ${cases.length} cases, ${cpus().length} cores, ` +
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+);
+
+for (const pl of [1, 4] as const) {
+  if (only && only !== pl) continue;
+  const waf = loadCrsSync({ paranoiaLevel: pl, timeBudgetMs: 60_000 });
+  const rows: Array<{ c: RedosCase; ms: number; decision: string }> = [];
+  const started = performance.now();
+  for (const c of cases) {
+    const times: number[] = [];
+    let decision = '';
+    for (let r = 0; r < rounds; r++) {
+      times.push(
+        cpuMs(() => {
+          const result = waf.evaluate(c.request);
+          decision = result.decision + (result.bodyError ? ' (body error)' : '');
+        }),
+      );
+    }
+    rows.push({ c, ms: median(times), decision });
+  }
+  rows.sort((a, b) => b.ms - a.ms);
+  const over = rows.filter((r) => r.ms > TARGET_MS).length;
+  console.log(
+    `\nPL${pl}: ${rows.length} cases in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
+      `worst ${rows[0]?.ms.toFixed(1)} ms CPU, median ${median(rows.map((r) => r.ms)).toFixed(2)} ms; ` +
+      `${over} over ${TARGET_MS} ms`,
+  );
+  console.log('  rule(s)                       position     size     CPU ms  decision');
+  for (const { c, ms, decision } of rows.slice(0, top)) {
+    console.log(
+      `  ${c.target.slice(0, 28).padEnd(28)}  ${c.position.padEnd(11)} ${String(c.size).padStart(7)}  ` +
+        `${ms.toFixed(1).padStart(8)}  ${decision}`,
+    );
+  }
+}
