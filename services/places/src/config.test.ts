@@ -14,6 +14,13 @@ describe('places configuration', () => {
     expect(DEFAULT_EDITS_CONFIG.acceptQuorum).toBe(1.5);
   });
 
+  it('reads REDIS_URL when set, and leaves it out when empty', () => {
+    expect(loadPlacesConfig({ REDIS_URL: 'redis://10.0.0.5:6379/2' }).redisUrl).toBe(
+      'redis://10.0.0.5:6379/2',
+    );
+    expect(loadPlacesConfig({ REDIS_URL: '' }).redisUrl).toBeUndefined();
+  });
+
   it('reads the variables', () => {
     const edits = loadPlacesConfig({
       PLACES_EDIT_ACCEPT_QUORUM: '2',
@@ -46,6 +53,11 @@ describe('places configuration', () => {
       /^PLACES_TRUST_AUTO_APPLY: must be above PLACES_TRUST_PRIOR_MEAN \(0.5\)/,
     ],
     [{ PLACES_TRUST_VOTE_WEIGHT: '-1' }, /^PLACES_TRUST_VOTE_WEIGHT/],
+    [
+      { REDIS_URL: 'localhost:6379' },
+      /^REDIS_URL: expected a redis:\/\/ or rediss:\/\/ URL, got "localhost:"/,
+    ],
+    [{ REDIS_URL: 'not a url' }, /^REDIS_URL: expected a URL like redis:\/\/127.0.0.1:6379/],
   ])('refuses %j naming the variable', (env, message) => {
     expect(() => loadPlacesConfig(env)).toThrow(message);
   });

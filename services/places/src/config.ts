@@ -1,15 +1,21 @@
 import { ConfigError } from '@cairn/kit';
+import type { RateStore } from './access/rate-limit.ts';
 
 /**
  * The places service's settings, from the environment (read once, at the composition root):
  * PLACES_RATE_LIMIT   requests per second per credential (default 50, as the real service's standard tier)
  * PLACES_RATE_BURST   bucket size (default: the rate, i.e. one second's worth)
  * PLACES_DEMO_COUNT   places generated on first start (default 30000; 0 seeds nothing)
+ * REDIS_URL           optional: the rate limit's buckets in Redis (redis:// or rediss://); unset, they are in the
+ *                     PostgreSQL database (shared by every host), or in the process on the embedded PGlite
  * and the suggested-edit thresholds of `EditsConfig` (PLACES_EDIT_*, PLACES_TRUST_*).
  */
 export interface PlacesConfig {
   rateLimit: number;
   rateBurst: number;
+  /** Where the rate limit's buckets live; unset: Redis with redisUrl, else the database on PostgreSQL, else memory. */
+  rateStore?: RateStore;
+  redisUrl?: string;
   demoCount: number;
   edits: EditsConfig;
 }
@@ -101,11 +107,27 @@ export function loadEditsConfig(env: Env): Readonly<EditsConfig> {
   });
 }
 
+function redisUrl(env: Env): { redisUrl?: string } {
+  const raw = env.REDIS_URL;
+  if (raw === undefined || raw === '') return {};
+  let protocol: string;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    throw new ConfigError('REDIS_URL', 'expected a URL like redis://127.0.0.1:6379');
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') {
+    throw new ConfigError('REDIS_URL', `expected a redis:// or rediss:// URL, got "${protocol}"`);
+  }
+  return { redisUrl: raw };
+}
+
 export function loadPlacesConfig(env: Env): Readonly<PlacesConfig> {
   const rateLimit = integer(env, 'PLACES_RATE_LIMIT', DEFAULT_PLACES_CONFIG.rateLimit, 1, 1_000_000);
   return Object.freeze({
     rateLimit,
     rateBurst: integer(env, 'PLACES_RATE_BURST', rateLimit, 1, 10_000_000),
+    ...redisUrl(env),
     demoCount: integer(env, 'PLACES_DEMO_COUNT', DEFAULT_PLACES_CONFIG.demoCount, 0, 10_000_000),
     edits: loadEditsConfig(env),
   });

@@ -1,5 +1,12 @@
 import type { AppDeps, ResolveBearer, ServiceModule } from '@cairn/kit';
-import { createRateLimiter, type RateLimiter } from './access/rate-limit.ts';
+import {
+  createMemoryRateLimiter,
+  type RateLimiter,
+  type RateStore,
+  withLocalFallback,
+} from './access/rate-limit.ts';
+import { createPostgresRateLimiter } from './access/rate-limit-postgres.ts';
+import { createRedisRateLimiter } from './access/rate-limit-redis.ts';
 import { createUsageCounter, type UsageCounter } from './access/usage.ts';
 import { DEFAULT_PLACES_CONFIG, type PlacesConfig } from './config.ts';
 import { seedDemo } from './demo.ts';
@@ -48,6 +55,11 @@ export interface Places {
 
 const REFERENCE_CHANNEL = 'cairn_places_reference';
 
+function requiredRedisUrl(config: PlacesConfig): string {
+  if (!config.redisUrl) throw new Error('places: the rate limit store is redis but no REDIS_URL is set');
+  return config.redisUrl;
+}
+
 export function createPlaces(
   app: Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>,
   options: { resolveBearer: ResolveBearer; config?: Readonly<Partial<PlacesConfig>> },
@@ -75,7 +87,27 @@ export function createPlaces(
     edits: config.edits,
   };
   const usage = createUsageCounter(app.db, app.clock);
-  const limiter = createRateLimiter(app.clock, { rate: config.rateLimit, burst: config.rateBurst });
+  const rateOptions = { rate: config.rateLimit, burst: config.rateBurst };
+  const local = createMemoryRateLimiter(app.clock, rateOptions);
+  const rateStore: RateStore =
+    config.rateStore ?? (config.redisUrl ? 'redis' : app.db.engine === 'postgres' ? 'database' : 'memory');
+  // The routes hold this one; start() puts the shared store behind it, stop() closes it (Redis's connection).
+  let current: RateLimiter = local;
+  const limiter: RateLimiter = {
+    get store() {
+      return current.store;
+    },
+    take: (credentialId) => current.take(credentialId),
+    close: () => current.close(),
+  };
+  function sharedLimiter(): RateLimiter {
+    if (rateStore === 'memory') return local;
+    const shared =
+      rateStore === 'database'
+        ? createPostgresRateLimiter(app.db, app.clock, rateOptions)
+        : createRedisRateLimiter(requiredRedisUrl(config), app.clock, rateOptions);
+    return withLocalFallback(shared, local, app.clock, app.log);
+  }
   async function reload() {
     reference = await loadReference(app.db);
   }
@@ -102,6 +134,7 @@ export function createPlaces(
     },
     async start(startOptions = {}) {
       await ensureReferenceData(app.db);
+      if (current === local) current = sharedLimiter();
       await reload();
       unlisten ??= await app.db.listen(REFERENCE_CHANNEL, () => void reloadAfterNotice());
       usage.start();
@@ -116,6 +149,8 @@ export function createPlaces(
       await unlisten?.();
       unlisten = undefined;
       await usage.stop();
+      await current.close();
+      current = local;
     },
   };
 }

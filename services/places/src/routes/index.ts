@@ -43,7 +43,7 @@ export function placesRoutes(
     app.addHook('onRequest', async function rateLimit(request: FastifyRequest) {
       const auth = request.auth!;
       const endpoint = request.routeOptions.url ?? request.url.split('?')[0]!;
-      const taken = access.limiter.take(auth.credentialId);
+      const taken = await access.limiter.take(auth.credentialId);
       access.usage.record(auth, endpoint, !taken.ok);
       // Attribution on this request's log lines (a child logger costs ~30 µs: not made when none is written).
       if (request.log.level !== 'silent') {
