@@ -1,3 +1,4 @@
+import type { FakeClock } from '@cairn/kit';
 import { launchBrowser, screenshotPath } from '@cairn/kit/testing-browser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +43,8 @@ describe('the WAF upgrade in the dashboard', { timeout: 120_000 }, () => {
 
   beforeAll(async () => {
     f = await startProxyFixture();
+    // Security Events asks for the browser's last 30 minutes: the edge's clock reads now.
+    (f.deps.clock as FakeClock).set(Date.now());
     base = f.api.replace(/\/client\/v4$/, '');
     await createDashboardUser(f.edge.deps, { accountId: f.accountId, email: 'ops@example.com', password });
     browser = await launchBrowser();

@@ -172,10 +172,29 @@ async function send<T>(method: string, url: string, body?: unknown): Promise<Env
   return envelope;
 }
 
+/** A GraphQL Analytics API query (/client/v4/graphql) with the session; GraphQL errors are thrown. */
+async function graphql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
+  const response = await fetch('/client/v4/graphql', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { accept: 'application/json', 'content-type': 'application/json', 'x-cairn-dashboard': csrf },
+    body: JSON.stringify({ query, variables }),
+  });
+  const answer = (await response.json().catch(() => ({}))) as { data?: T; errors?: { message: string }[] };
+  if (answer.errors?.length || !answer.data) {
+    throw new ApiError(
+      response.status,
+      (answer.errors ?? []).map((e) => ({ code: 0, message: e.message })),
+    );
+  }
+  return answer.data;
+}
+
 const v4 = <T>(method: string, path: string, body?: unknown) => send<T>(method, `/client/v4${path}`, body);
 const ENTRYPOINT = 'rulesets/phases/http_request_firewall_managed/entrypoint';
 
 export const api = {
+  graphql,
   /** The IP geolocation database's date, from /readyz (undefined when it does not say). */
   async ipDatabase(): Promise<IpDatabase | undefined> {
     const response = await fetch('/readyz', { headers: { accept: 'application/json' } });

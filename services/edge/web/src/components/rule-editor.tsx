@@ -147,6 +147,15 @@ function Overrides(props: {
   const [problem, setProblem] = useState<string | undefined>();
   const describe = (id: string) => catalogue.find((r) => r.id === id)?.description ?? '';
   const listId = `managed-rules-${index}`;
+  // Security Events links a rule here as #rule-<id>: its override row, or the form ready to add one.
+  const linked = decodeURIComponent(window.location.hash.replace(/^#rule-/, ''));
+  const linkedHere = linked !== '' && catalogue.some((r) => r.id === linked);
+  const linkedRow = linkedHere && overrides.some((o) => o.id === linked);
+  useEffect(() => {
+    if (!linkedHere) return;
+    if (!linkedRow) setRuleId(linked);
+    document.getElementById(`rule-${linked}`)?.scrollIntoView({ block: 'center' });
+  }, [linkedHere]);
 
   function add(event: SubmitEvent) {
     event.preventDefault();
@@ -193,7 +202,7 @@ function Overrides(props: {
           </thead>
           <tbody>
             {overrides.map((o) => (
-              <tr key={o.id}>
+              <tr key={o.id} id={`rule-${o.id}`} class={o.id === linked ? 'selected' : undefined}>
                 <td>
                   <code>{o.id}</code> <span class="muted">{describe(o.id)}</span>
                 </td>
@@ -213,7 +222,7 @@ function Overrides(props: {
           </tbody>
         </table>
       )}
-      <form class="add-override" onSubmit={add}>
+      <form class="add-override" id={linkedHere && !linkedRow ? `rule-${linked}` : undefined} onSubmit={add}>
         <label>
           Rule
           <input
