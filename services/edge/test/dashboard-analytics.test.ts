@@ -31,6 +31,7 @@ describe('Security Events analytics in the dashboard', { timeout: 120_000 }, () 
   }
 
   const totalShown = async () => Number(await page.textContent('[data-testid=total] strong'));
+  const waitForTotal = (n: number) => page.waitForSelector(`[data-testid=total] strong:text-is("${n}")`);
 
   beforeAll(async () => {
     f = await startProxyFixture();
@@ -103,34 +104,24 @@ describe('Security Events analytics in the dashboard', { timeout: 120_000 }, () 
   it('narrows everything by a picked value and by a typed field filter', async () => {
     await page.click('[data-testid=top-clientRequestPath] li:first-child button');
     await page.waitForSelector('[data-testid=filters] .chip');
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=total] strong')?.textContent === '2',
-    );
+    await waitForTotal(2);
     const since = new Date(Date.now() - 30 * 60_000).toISOString();
     expect(await graphqlTotal({ datetime_geq: since, clientRequestPath: '/search' })).toBe(2);
     expect(await page.$$eval('[data-testid=events] tbody tr', (rows) => rows.length)).toBe(2);
     await page.screenshot({ path: screenshotPath('dashboard-security-analytics-filtered'), fullPage: true });
     await page.click('[data-testid=filters] .chip button');
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=total] strong')?.textContent === '5',
-    );
+    await waitForTotal(5);
 
     await page.selectOption('select[name=field]', 'clientRequestPath');
     await page.fill('input[name=value]', '/nothing-here');
     await page.click('button:has-text("Add filter")');
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=total] strong')?.textContent === '0',
-    );
+    await waitForTotal(0);
     expect(await page.textContent('main, body')).toContain('No events in this range.');
     await page.click('[data-testid=filters] .chip button');
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=total] strong')?.textContent === '5',
-    );
+    await waitForTotal(5);
 
     await page.selectOption('select[name=range]', '10080');
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=total] strong')?.textContent === '5',
-    );
+    await waitForTotal(5);
     expect(await page.textContent('[data-testid=total]')).toContain('last 7 days');
   });
 
@@ -150,7 +141,10 @@ describe('Security Events analytics in the dashboard', { timeout: 120_000 }, () 
     await page.click('[data-testid=rule-link]');
     // The rule's place: the edge managed ruleset's overrides, ready to add one for this rule.
     const place = await page.waitForSelector(`[id="rule-${ruleId}"]`);
-    expect(await place.$eval('input', (i) => (i as HTMLInputElement).value)).toBe(ruleId);
-    await page.screenshot({ path: screenshotPath('dashboard-security-event-rule-in-configuration'), fullPage: true });
+    expect(await (await place.$('input'))?.inputValue()).toBe(ruleId);
+    await page.screenshot({
+      path: screenshotPath('dashboard-security-event-rule-in-configuration'),
+      fullPage: true,
+    });
   });
 });
