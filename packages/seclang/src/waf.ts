@@ -71,6 +71,7 @@ export class Waf {
       `${Date.now().toString(36)}.${(++counter).toString(36)}`,
     );
     const budget = new CpuBudget(this.options.timeBudgetMs);
+    tx.budget = budget;
     let limitMessage: string | undefined;
     if (tx.ruleEngine !== 'Off' && runPhase(tx, 1, budget)) {
       limitMessage = processRequestBody(tx);

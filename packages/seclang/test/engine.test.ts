@@ -168,6 +168,17 @@ describe('limits and time budget', () => {
     const open = loadRules(rules, { timeBudgetMs: 0.001, onTimeout: 'allow' }).evaluate(req);
     expect(open).toMatchObject({ timedOut: true, decision: 'allow' });
   });
+
+  it('checks the CPU budget between large values within one rule', () => {
+    // (a+)\1b costs tens of ms on 1,000 a's (no linear fallback for a backreference); the spaces make
+    // each value large. One rule, three such values.
+    const rules = 'SecRule ARGS "@rx (a+)\\1b" "id:1,phase:1,pass,nolog"';
+    const run = `b${'a'.repeat(1_000)}${'+'.repeat(4_000)}`;
+    const req = get(`/?x=${run}&y=${run}&z=${run}`);
+    const r = loadRules(rules, { timeBudgetMs: 1, onTimeout: 'block' }).evaluate(req);
+    expect(r).toMatchObject({ timedOut: true, decision: 'block', status: 503 });
+    expect(loadRules(rules, { timeBudgetMs: 10_000 }).evaluate(req).timedOut).toBeUndefined();
+  });
 });
 
 describe('CRS overrides', () => {

@@ -8,6 +8,9 @@ import { transfer, transferredHi, transferredLo } from './class-transfer.ts';
 import { removalsFor, setUnionBits, targetName, targetValues } from './targets.ts';
 import { applyChain, applyStep, chainPath, setClassBits } from './transform-chain.ts';
 
+/** Bytes past which a value's evaluation is preceded by a budget check. */
+const LARGE_VALUE = 4096;
+
 function onMatch(tx: Transaction, link: Rule, name: string, value: string): void {
   tx.setMatched(name, value);
   const actions = link.actions;
@@ -76,6 +79,11 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
     }
     for (let i = 0; i < recs.length; i++) {
       const raw = recs[i]!;
+      // A large value can cost a regex milliseconds: the budget is checked before each one too.
+      if (raw.s.length > LARGE_VALUE && tx.budget?.spent()) {
+        tx.timedOut = true;
+        return false;
+      }
       if (early) {
         if (!raw.hasBits) setClassBits(raw);
         if (!mayPass(pre, chain, steps, raw.lo, raw.hi)) continue;

@@ -53,7 +53,10 @@ export function runPhase(tx: Transaction, phase: number, budget: CpuBudget): boo
       return false;
     }
     if (tx.isRuleRemoved(rule)) continue;
-    if (!evaluateRule(tx, rule)) continue;
+    if (!evaluateRule(tx, rule)) {
+      if (tx.timedOut) return false;
+      continue;
+    }
     record(tx, rule);
     disrupt(tx, rule);
     if (tx.intervention || tx.allowed) return false;

@@ -3,6 +3,7 @@
 
 import type { Entry, Rule } from '../types.ts';
 import { getVariable } from '../variables/index.ts';
+import type { CpuBudget } from './budget.ts';
 import { EntryList } from './collections/entry-list.ts';
 import type { PersistentStore } from './collections/persistent-store.ts';
 import { VarCollection } from './collections/var-collection.ts';
@@ -84,6 +85,8 @@ export class Transaction {
   detectedIntervention: Intervention | undefined;
   allowed = false;
   timedOut = false;
+  /** The evaluation's CPU budget (set by Waf.evaluate); also checked between large values. */
+  budget: CpuBudget | undefined;
 
   // caches: one record per distinct value (its transformed forms), resolved target lists per slot
   readonly transformCache = new Map<string, ValueRec>();
