@@ -11,6 +11,13 @@ import { applyChain, applyStep, chainPath, setClassBits } from './transform-chai
 /** Bytes past which a value's evaluation is preceded by a budget check. */
 const LARGE_VALUE = 4096;
 
+/** A large value can cost a regex milliseconds: the budget is checked before each one too. */
+function spentBefore(tx: Transaction, value: string): boolean {
+  if (value.length <= LARGE_VALUE || !tx.budget?.spent()) return false;
+  tx.timedOut = true;
+  return true;
+}
+
 function onMatch(tx: Transaction, link: Rule, name: string, value: string): void {
   tx.setMatched(name, value);
   const actions = link.actions;
@@ -79,11 +86,7 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
     }
     for (let i = 0; i < recs.length; i++) {
       const raw = recs[i]!;
-      // A large value can cost a regex milliseconds: the budget is checked before each one too.
-      if (raw.s.length > LARGE_VALUE && tx.budget?.spent()) {
-        tx.timedOut = true;
-        return false;
-      }
+      if (spentBefore(tx, raw.s)) return false;
       if (early) {
         if (!raw.hasBits) setClassBits(raw);
         if (!mayPass(pre, chain, steps, raw.lo, raw.hi)) continue;
