@@ -6,7 +6,7 @@ import { type Prefilter, passes } from '../regex/prefilter.ts';
 import type { Rule, Transaction, TransformChain } from '../types.ts';
 import { transfer, transferredHi, transferredLo } from './class-transfer.ts';
 import { removalsFor, setUnionBits, targetName, targetValues } from './targets.ts';
-import { applyChain, applyStep, chainPath, setClassBits } from './transform-chain.ts';
+import { applyChain, applyStep, chainPath, setClassBits, type ValueRec } from './transform-chain.ts';
 
 /** Bytes past which a value's evaluation is preceded by a budget check. */
 const LARGE_VALUE = 4096;
@@ -40,6 +40,39 @@ function mayPass(
   }
   transfer(steps, lo, hi);
   return passes(pre, transferredLo(), transferredHi());
+}
+
+/** multiMatch: the operator on the raw value, then on the value after each step that changed it. */
+function matchEachStep(
+  tx: Transaction,
+  link: Rule,
+  raw: ValueRec,
+  path: ReturnType<typeof chainPath> | undefined,
+  plan: Parameters<typeof targetName>[0],
+  key: Parameters<typeof targetName>[1],
+): boolean {
+  const pre = link.prefilter;
+  let matched = false;
+  let last = raw;
+  for (let k = -1; k < (path === undefined ? 0 : path.length); k++) {
+    const step = k < 0 ? raw : applyStep(path![k]!, last);
+    if (k >= 0) {
+      const changed = step.s !== last.s;
+      last = step;
+      if (!changed) continue;
+    }
+    let hit: boolean;
+    if (pre === undefined) hit = link.operator(tx, step.s);
+    else {
+      if (!step.hasBits) setClassBits(step);
+      hit = passes(pre, step.lo, step.hi) && link.operator(tx, step.s);
+    }
+    if (hit !== link.negated) {
+      matched = true;
+      onMatch(tx, link, targetName(plan, key), step.s);
+    }
+  }
+  return matched;
 }
 
 function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
@@ -92,26 +125,7 @@ function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
         if (!mayPass(pre, chain, steps, raw.lo, raw.hi)) continue;
       }
       if (link.multiMatch) {
-        // the raw value, then the value after each step that changed it
-        let last = raw;
-        for (let k = -1; k < (path === undefined ? 0 : path.length); k++) {
-          const step = k < 0 ? raw : applyStep(path![k]!, last);
-          if (k >= 0) {
-            const changed = step.s !== last.s;
-            last = step;
-            if (!changed) continue;
-          }
-          let hit: boolean;
-          if (pre === undefined) hit = op(tx, step.s);
-          else {
-            if (!step.hasBits) setClassBits(step);
-            hit = passes(pre, step.lo, step.hi) && op(tx, step.s);
-          }
-          if (hit !== negated) {
-            matched = true;
-            onMatch(tx, link, targetName(plan, tv.keys[i]!), step.s);
-          }
-        }
+        if (matchEachStep(tx, link, raw, path, plan, tv.keys[i]!)) matched = true;
         continue;
       }
       const rec = chain === undefined ? raw : applyChain(chain, raw);
