@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
+import { type Duplex, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Clock, Logger } from '@cairn/kit';
 import type { EdgeEngine } from '../engine/engine.ts';
@@ -24,6 +24,7 @@ import {
   noZonePage,
 } from './pages.ts';
 import { newRayId } from './ray-id.ts';
+import { tunnel, upgradeRequestHeaders, writePage } from './upgrade.ts';
 
 export interface ProxyDeps {
   engine: EdgeEngine;
@@ -40,6 +41,16 @@ export interface EdgeProxy {
   /** Stops accepting, lets requests in flight finish (up to the grace period), then closes everything. */
   close(): Promise<void>;
 }
+
+/** What the edge does with a request: answer a page itself, or send it to the origin. */
+type Routed =
+  | { page: EdgePage; close?: boolean }
+  | {
+      origin: string;
+      path: string;
+      host: string;
+      body: Buffer | AsyncIterable<Buffer> | IncomingMessage | undefined;
+    };
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
 
@@ -87,23 +98,26 @@ function contentLengthOf(req: IncomingMessage): number | undefined {
 export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) {
   const origins = new Origins(config);
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const rayId = newRayId();
-    const head = req.method === 'HEAD';
+  /**
+   * Host → zone → plan → the WAF's verdict (events recorded): the page the edge answers itself, or where to
+   * send the request. An upgrade request's body is not read (the bytes after its head belong to the tunnel).
+   */
+  async function route(req: IncomingMessage, rayId: string, upgrade = false): Promise<Routed> {
     const host = hostOf(req.headers.host);
-    if (!host) return send(res, badRequestPage(rayId), rayId, head);
+    if (!host) return { page: badRequestPage(rayId) };
     // RFC 9112 §3.2: more than one Host field line is a 400 (which host would the rules see?).
     if (hostFieldCount(req.rawHeaders) > 1)
-      return send(res, badRequestPage(rayId, 'The request has more than one Host header.'), rayId, head);
+      return { page: badRequestPage(rayId, 'The request has more than one Host header.') };
     const zoneId = await deps.engine.zoneIdForHost(host);
     const plan = zoneId === undefined ? undefined : await deps.engine.planFor(zoneId);
-    if (!plan) return send(res, noZonePage(host, rayId), rayId, head);
+    if (!plan) return { page: noZonePage(host, rayId) };
     const origin = plan.zone.origin;
     const urls = requestUrls(plan.urlNormalization, req.url ?? '/');
 
     const contentLength = contentLengthOf(req);
     const hasBody =
-      (contentLength !== undefined && contentLength > 0) || req.headers['transfer-encoding'] !== undefined;
+      !upgrade &&
+      ((contentLength !== undefined && contentLength > 0) || req.headers['transfer-encoding'] !== undefined);
     let body: BufferedBody | undefined;
     if (plan.inspects) {
       if (hasBody) body = await bufferBody(req, config.bodyLimit, contentLength);
@@ -134,21 +148,61 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
           verdict.events,
         );
       }
-      if (verdict.terminal) {
-        if (body && !body.complete) res.shouldKeepAlive = false;
-        return send(res, terminalPage(verdict.terminal, host, rayId), rayId, head);
-      }
+      if (verdict.terminal)
+        return {
+          page: terminalPage(verdict.terminal, host, rayId),
+          close: body !== undefined && !body.complete,
+        };
     }
-    if (!origin) return send(res, noOriginPage(host, rayId), rayId, head);
-    await forward(
-      req,
-      res,
-      origin,
-      urls.forwarded,
-      host,
-      rayId,
-      hasBody ? (body?.forward() ?? req) : undefined,
-    );
+    if (!origin) return { page: noOriginPage(host, rayId) };
+    return { origin, path: urls.forwarded, host, body: hasBody ? (body?.forward() ?? req) : undefined };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rayId = newRayId();
+    const routed = await route(req, rayId);
+    if ('page' in routed) {
+      if (routed.close) res.shouldKeepAlive = false;
+      return send(res, routed.page, rayId, req.method === 'HEAD');
+    }
+    await forward(req, res, routed.origin, routed.path, routed.host, rayId, routed.body);
+  }
+
+  /** A WebSocket (or other) upgrade: through the WAF like any request, then tunnelled to the origin. */
+  async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const rayId = newRayId();
+    const routed = await route(req, rayId, true);
+    if ('page' in routed) return writePage(socket, routed.page, `${rayId}-CRN`);
+    tunnel({
+      origin: routed.origin,
+      method: req.method ?? 'GET',
+      path: routed.path,
+      headers: upgradeRequestHeaders(
+        req.rawHeaders,
+        originRequestHeaders(req.rawHeaders, {
+          clientIp: clientIp(req),
+          proto: 'http',
+          host: routed.host,
+          rayId,
+        }),
+      ),
+      client: socket,
+      head,
+      rayHeader: `${rayId}-CRN`,
+      timeoutMs: config.originTimeoutMs,
+      failed: (timedOut, error) => {
+        deps.log.warn(
+          { origin: routed.origin, rayId },
+          `edge: upgrade to the origin failed: ${error.message}`,
+        );
+        const host = routed.host;
+        writePage(
+          socket,
+          timedOut ? gatewayTimeoutPage(host, rayId) : badGatewayPage(host, rayId),
+          `${rayId}-CRN`,
+        );
+      },
+    });
   }
 
   async function forward(
@@ -225,9 +279,17 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
     },
   );
   capConnectionsPerAddress(server, config.connectionsPerAddress);
-  // Upgrades (WebSocket) are not proxied yet: refuse them plainly.
-  server.on('upgrade', (_req, socket) => {
-    socket.end('HTTP/1.1 501 Not Implemented\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  // Upgraded connections leave node:http's bookkeeping (closeAllConnections does not see them).
+  const upgraded = new Set<Duplex>();
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+    upgrade(req, socket, head).catch((error: unknown) => {
+      deps.log.error({ err: error }, 'edge: upgrade failed');
+      const rayId = newRayId();
+      writePage(socket, badGatewayPage(hostOf(req.headers.host), rayId), `${rayId}-CRN`);
+    });
   });
 
   return {
@@ -249,7 +311,10 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
         async close() {
           const closed = new Promise<void>((resolve) => server.close(() => resolve()));
           server.closeIdleConnections();
-          const grace = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+          const grace = setTimeout(() => {
+            server.closeAllConnections();
+            for (const socket of upgraded) socket.destroy();
+          }, config.shutdownGraceMs);
           grace.unref();
           await closed;
           clearTimeout(grace);
