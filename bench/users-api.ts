@@ -1,8 +1,13 @@
 // Benchmark: what resolving a service key costs. Compares, on one server over loopback, an open no-op route,
 // the same no-op behind the bearer check, and POST /users/managed-user/create. Target: the bearer check costs
 // less than 10% of the open route's throughput.
+// Besides throughput, each run reads the server process's CPU time (/proc/<pid>/stat) and divides it by the
+// requests served: CPU µs per request holds still on a loaded machine where req/s do not, so the bearer
+// check's cost is also given as the extra CPU per request over the open route's (paired per round).
 // Run: npx tsx bench/users-api.ts [seconds per run, default 8] [rounds, default 5] (DATABASE_URL=… for PostgreSQL)
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { latencyPercentiles, report } from './report.ts';
@@ -39,12 +44,25 @@ const targets = {
   },
 };
 
+/** The server's user + system CPU time in µs (clock ticks of 10 ms), or NaN where /proc is not there. */
+function serverCpuUs(): number {
+  try {
+    const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 async function run(target: (typeof targets)[keyof typeof targets]) {
+  const cpuBefore = serverCpuUs();
   const result = await autocannon({ ...target, connections: 32, duration: seconds, pipelining: 1 });
+  const cpuUsPerRequest = (serverCpuUs() - cpuBefore) / result.requests.total;
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${target.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return {
     rps: result.requests.average,
+    cpuUsPerRequest,
     p50: result.latency.p50,
     p99: result.latency.p99,
     percentiles: latencyPercentiles(result),
@@ -66,14 +84,22 @@ for (let round = 0; round < rounds; round++) {
 server.kill('SIGTERM');
 
 const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+console.log(`command: npx tsx bench/users-api.ts ${seconds} ${rounds}`);
+console.log(
+  `machine: ${cpus().length} cores, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 console.log(`users API benchmark on ${engine}: ${rounds} rounds × ${seconds}s, 32 connections, medians`);
 for (const [name, list] of Object.entries(samples)) {
   console.log(
     `  ${name.padEnd(14)} ${median(list.map((s) => s.rps))
       .toFixed(0)
+      .padStart(7)} req/s   server CPU ${median(list.map((s) => s.cpuUsPerRequest))
+      .toFixed(1)
       .padStart(
-        7,
-      )} req/s   p50 ${median(list.map((s) => s.p50))} ms   p99 ${median(list.map((s) => s.p99))} ms`,
+        6,
+      )} µs/req   p50 ${median(list.map((s) => s.p50))} ms   p99 ${median(list.map((s) => s.p99))} ms`,
   );
 }
 // Paired per round (the two runs are back to back), so machine noise between rounds cancels out.
@@ -81,6 +107,10 @@ const ratios = samples.authenticated.map((s, i) => s.rps / samples.open[i]!.rps)
 const ratio = median(ratios);
 console.log(
   `  authenticated/open throughput, median of rounds: ${ratio.toFixed(3)} (per round: ${ratios.map((r) => r.toFixed(3)).join(', ')}); bearer check costs ${((1 - ratio) * 100).toFixed(1)}% (target < 10%)`,
+);
+const cpuRatios = samples.authenticated.map((s, i) => s.cpuUsPerRequest / samples.open[i]!.cpuUsPerRequest);
+console.log(
+  `  authenticated/open server CPU per request, median of rounds: ${median(cpuRatios).toFixed(3)} (per round: ${cpuRatios.map((r) => r.toFixed(3)).join(', ')}); bearer check costs ${((median(cpuRatios) - 1) * 100).toFixed(1)}% more CPU per request`,
 );
 report({
   bench: 'users-api',

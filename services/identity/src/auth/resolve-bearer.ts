@@ -14,6 +14,9 @@ import { onRevoked } from './revocations.ts';
 /**
  * Bearer credential → auth context, the one function every service uses. Lookups are cached per process
  * for `ttlMs` (revocations reach other processes through NOTIFY at once, and within ttlMs at worst).
+ * The cache is keyed by the token as sent, so a hit costs one Map lookup: the token's form is checked and
+ * its SHA-256 computed only on a miss (bench/users-api.ts: hashing on every call was most of the check's
+ * cost). Revocations name hashes, so each entry keeps its token's hash for `forget`.
  */
 export interface BearerResolver {
   resolve(token: string): Promise<AuthContext>;
@@ -31,7 +34,7 @@ const MAX_ENTRIES = 50_000;
 const ACCEPTED_KINDS = new Set<TokenKind>(['serviceKey', 'managedUser', 'accessToken']);
 
 export function createBearerResolver(db: Db, clock: Clock, options: { ttlMs: number }): BearerResolver {
-  const cache = new Map<string, { outcome: Outcome; expiresAt: number }>();
+  const cache = new Map<string, { hash: string; outcome: Outcome; expiresAt: number }>();
   let stopListening: (() => Promise<void>) | undefined;
 
   async function lookup(kind: TokenKind, hash: string): Promise<Outcome> {
@@ -60,25 +63,30 @@ export function createBearerResolver(db: Db, clock: Clock, options: { ttlMs: num
     return { ok: true, auth };
   }
 
+  /** Revocations are rare: one pass over the cache (at most MAX_ENTRIES) per announcement. */
   function forget(hashes: readonly string[] | '*') {
-    if (hashes === '*') cache.clear();
-    else for (const h of hashes) cache.delete(h);
+    if (hashes === '*') return cache.clear();
+    const revoked = new Set(hashes);
+    for (const [token, entry] of cache) if (revoked.has(entry.hash)) cache.delete(token);
+  }
+
+  async function miss(token: string, now: number) {
+    const kind = tokenKindOf(token);
+    if (!kind || !ACCEPTED_KINDS.has(kind)) throw bearerUnauthorized(INVALID, 'invalid_token');
+    const hash = hashToken(token);
+    const entry = { hash, outcome: await lookup(kind, hash), expiresAt: now + options.ttlMs };
+    if (options.ttlMs > 0) {
+      if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+      cache.set(token, entry);
+    }
+    return entry;
   }
 
   return {
     async resolve(token) {
-      const kind = tokenKindOf(token);
-      if (!kind || !ACCEPTED_KINDS.has(kind)) throw bearerUnauthorized(INVALID, 'invalid_token');
-      const hash = hashToken(token);
       const now = clock.nowMs();
-      let entry = cache.get(hash);
-      if (!entry || entry.expiresAt <= now) {
-        entry = { outcome: await lookup(kind, hash), expiresAt: now + options.ttlMs };
-        if (options.ttlMs > 0) {
-          if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
-          cache.set(hash, entry);
-        }
-      }
+      let entry = cache.get(token);
+      if (!entry || entry.expiresAt <= now) entry = await miss(token, now);
       if (!entry.outcome.ok) throw bearerUnauthorized(entry.outcome.message, 'invalid_token');
       return entry.outcome.auth;
     },
