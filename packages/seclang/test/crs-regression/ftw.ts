@@ -13,13 +13,15 @@ export interface FtwTest {
   file: string;
   title: string;
   request: WafRequest;
+  /** The bytes go-ftw would send (for a runner that talks to a real server). */
+  wire: Buffer;
   logContains: number | undefined;
   noLogContains: number | undefined;
   status: number[] | undefined;
   expectError: boolean;
 }
 
-interface StageInput {
+export interface StageInput {
   method?: string;
   uri?: string;
   version?: string;
@@ -113,10 +115,16 @@ function bin(s: string): string {
   return Buffer.from(s, 'utf8').toString('latin1');
 }
 
-export function buildRequest(input: StageInput): WafRequest {
-  if (input.encoded_request)
-    return parseRawRequest(Buffer.from(input.encoded_request, 'base64').toString('latin1'));
-  if (input.raw_request) return parseRawRequest(bin(input.raw_request));
+interface Prepared {
+  method: string;
+  uri: string;
+  version: string;
+  headers: Array<[string, string]>;
+  data: string | undefined;
+}
+
+/** The request as go-ftw writes it on the wire, before any web server reads it. */
+function prepare(input: StageInput): Prepared {
   const headers: Array<[string, string]> = Object.entries(input.headers ?? {}).map(([k, v]) => [
     bin(k),
     bin(String(v)),
@@ -125,7 +133,6 @@ export function buildRequest(input: StageInput): WafRequest {
   const get = (name: string) => headers.find(([n]) => n.toLowerCase() === name)?.[1];
   const joined = Array.isArray(input.data) ? input.data.join('\r\n') : input.data;
   let data = joined === undefined ? undefined : bin(joined);
-  const method = input.method ?? 'GET';
   if (!input.stop_magic) {
     if (data !== undefined && data.length > 0 && !has('content-type')) {
       headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
@@ -138,6 +145,34 @@ export function buildRequest(input: StageInput): WafRequest {
       headers.push(['Content-Length', String(data.length)]);
     }
   }
+  return {
+    method: input.method ?? 'GET',
+    uri: bin(input.uri ?? '/'),
+    version: input.version ?? 'HTTP/1.1',
+    headers,
+    data,
+  };
+}
+
+/**
+ * The bytes go-ftw sends for a stage: a raw or base64 request as given, else the request line, the
+ * headers in order and the data (latin1: one char per byte).
+ */
+export function wireRequest(input: StageInput): Buffer {
+  if (input.encoded_request) return Buffer.from(input.encoded_request, 'base64');
+  if (input.raw_request) return Buffer.from(bin(input.raw_request), 'latin1');
+  const p = prepare(input);
+  const head = [`${p.method} ${p.uri} ${p.version}`, ...p.headers.map(([n, v]) => `${n}: ${v}`), '', ''];
+  return Buffer.from(head.join('\r\n') + (p.data ?? ''), 'latin1');
+}
+
+export function buildRequest(input: StageInput): WafRequest {
+  if (input.encoded_request)
+    return parseRawRequest(Buffer.from(input.encoded_request, 'base64').toString('latin1'));
+  if (input.raw_request) return parseRawRequest(bin(input.raw_request));
+  const { method, uri, version, headers, data: prepared } = prepare(input);
+  let data = prepared;
+  const get = (name: string) => headers.find(([n]) => n.toLowerCase() === name)?.[1];
   // The web server in front of the engine de-chunks the body and, as Apache and nginx do,
   // forwards no Content-Length alongside Transfer-Encoding.
   if (/chunked/i.test(get('transfer-encoding') ?? '')) {
@@ -147,8 +182,8 @@ export function buildRequest(input: StageInput): WafRequest {
   }
   return {
     method,
-    uri: bin(input.uri ?? '/'),
-    httpVersion: input.version ?? 'HTTP/1.1',
+    uri,
+    httpVersion: version,
     headers,
     remoteAddr: '127.0.0.1',
     body: data !== undefined && data.length > 0 ? Buffer.from(data, 'latin1') : undefined,
@@ -171,6 +206,7 @@ export function loadCorpus(dir: string): FtwTest[] {
           file,
           title: t.test_title,
           request: buildRequest(stage.input),
+          wire: wireRequest(stage.input),
           logContains: ruleId(out.log_contains),
           noLogContains: ruleId(out.no_log_contains),
           status: out.status === undefined ? undefined : [out.status].flat(),
