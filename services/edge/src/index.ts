@@ -78,6 +78,7 @@ export {
 export { type EdgeConfig, loadEdgeConfig } from './config.ts';
 export { createDashboardUser, resetDashboardPassword } from './dashboard/service.ts';
 export { type DashboardUser, listUsers as listDashboardUsers } from './dashboard/store.ts';
+export { bootstrapEdgeDemo, DEMO_LOGIN, DEMO_ZONE, demoLines, type EdgeDemo } from './demo.ts';
 export type { EdgeDeps } from './deps.ts';
 export {
   CONFIG_CHANNEL,

@@ -1,3 +1,4 @@
+import { bootstrapEdgeDemo, demoLines } from '@cairn/edge';
 import { bootstrapDemo } from '@cairn/identity';
 import { createApp } from '@cairn/kit';
 import { startAdminSocket } from '../admin-socket.ts';
@@ -22,6 +23,8 @@ export const serve: CommandSpec = {
     const boot = await bootstrapDemo(runtime.identity.deps, config.bootstrapServiceKey);
     const address = await app.listen({ port: config.port, host: config.host });
     const edgeProxy = await runtime.edge.startProxy({ port: config.edgePort, host: config.host });
+    // First start: a demo zone in front of this server's own places API, and a dashboard login for it.
+    const edgeDemo = await bootstrapEdgeDemo(runtime.edge.deps, address);
 
     if (!config.databaseUrl) {
       await startAdminSocket(config.dataDir, async (argv) => {
@@ -60,6 +63,10 @@ export const serve: CommandSpec = {
           '',
         ].join('\n'),
       );
+    }
+    if (edgeDemo) {
+      const urls = { proxy: edgeProxy.address, dashboard: `${config.publicUrl}/dashboard/` };
+      ctx.out.line(['', ...demoLines(edgeDemo, urls, boot?.newServiceKey), ''].join('\n'));
     }
 
     await new Promise<void>((done) => {
