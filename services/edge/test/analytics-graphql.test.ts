@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { getIntrospectionQuery } from 'graphql';
 import { ClientError, GraphQLClient, gql } from 'graphql-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_FIELDS, OPERATORS } from '../src/analytics/fields.ts';
 import { MAX_DATASET_NODES } from '../src/analytics/limits.ts';
 import type { Zone } from '../src/index.ts';
 import { ATTACKS, EDGE_RULESET, type ProxyFixture, startProxyFixture } from './proxy-fixture.ts';
@@ -293,5 +295,51 @@ describe('auth and bad input', () => {
       const json = (await res.json()) as { errors: { message: string }[] };
       expect(json.errors[0]!.message.length, body).toBeGreaterThan(5);
     }
+  });
+
+  it('never answers 5xx or an internal error, whatever the query text or the filter values', async () => {
+    const post = async (body: string) => {
+      const res = await fetch(`${f.api}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${f.token}` },
+        body,
+      });
+      const json = (await res.json()) as { errors?: { message: string; extensions?: { code?: string } }[] };
+      return { status: res.status, json };
+    };
+    const hostile = fc.oneof(
+      fc.string(),
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom(
+        '\u0000',
+        '\ud800',
+        '%',
+        "'; DROP TABLE edge_security_events; --",
+        '2026-13-45T99:00:00Z',
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 300 }), async (query) => {
+        const { status, json } = await post(JSON.stringify({ query }));
+        expect(status).toBeLessThan(500);
+        expect(json.errors?.some((e) => e.extensions?.code === 'internal')).not.toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+    const keys = EVENT_FIELDS.flatMap((x) => OPERATORS.map((op) => `${x.name}${op}`));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...keys), hostile, fc.boolean(), async (key, value, asList) => {
+        const filter = { [key]: asList ? [value] : value };
+        const { status, json } = await post(
+          JSON.stringify({ query: EVENTS, variables: { zoneTag: zone.id, filter } }),
+        );
+        expect(status).toBeLessThan(500);
+        expect(
+          json.errors?.some((e) => e.extensions?.code === 'internal'),
+          JSON.stringify(json.errors),
+        ).not.toBe(true);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
