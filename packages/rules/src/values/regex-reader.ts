@@ -2,7 +2,18 @@
 // single-byte escapes, and character classes (`[…]`, POSIX `[:name:]`, `\d`/`\w`/`\s`), each
 // translated to JS source over bytes plus the byte set the backtracking check needs.
 
-import { addRange, type CharSet, DIGIT, emptySet, foldCase, invert, SPACE, union, WORD } from './char-set.ts';
+import {
+  addRange,
+  type CharSet,
+  DIGIT,
+  emptySet,
+  foldCase,
+  hasChar,
+  invert,
+  SPACE,
+  union,
+  WORD,
+} from './char-set.ts';
 
 export type RegexNode =
   | { readonly t: 'set'; readonly set: CharSet }
@@ -70,6 +81,25 @@ const POSIX: Record<string, [number, number][]> = {
 
 export function hex2(c: number): string {
   return `\\x${c.toString(16).padStart(2, '0')}`;
+}
+
+const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/**
+ * One byte as a regex atom; under (?i) a letter becomes `[xX]`. Case is spelled out rather than
+ * left to the i flag, which V8's linear engine refuses (and which would also fold Latin-1 bytes).
+ */
+export function byteAtom(c: number, caseless: boolean): string {
+  return caseless && isLetter(c) ? `[${hex2(c)}${hex2(c ^ 0x20)}]` : hex2(c);
+}
+
+/** Class members adding the other ASCII case of the letters in `set` that lack it. */
+export function otherCases(set: CharSet): string {
+  let out = '';
+  for (let c = 65; c <= 122; c++) {
+    if (isLetter(c) && hasChar(set, c) && !hasChar(set, c ^ 0x20)) out += hex2(c ^ 0x20);
+  }
+  return out;
 }
 
 export function utf8Of(cp: number): number[] {
@@ -161,6 +191,7 @@ export class RegexReader {
       }
     }
     this.i++;
+    if (this.caseless) src += otherCases(set);
     const node = this.set(negate ? invert(set) : set);
     return { src: `[${negate ? '^' : ''}${src}]`, node };
   }

@@ -13,6 +13,15 @@ function refusal(p: string): string | undefined {
 }
 
 describe('compileRegex (Rust syntax on byte strings)', () => {
+  it('spells (?i) out as ASCII classes (no i flag, so V8 can fall back to its linear engine)', () => {
+    const r = re('(?i)sel[a-c]ct\\x41[^q]');
+    expect(r.flags).not.toContain('i');
+    expect(r.test('SeLbCTaZ')).toBe(true);
+    expect(r.test('selectaQ')).toBe(false);
+    expect(re('(?i)\\xe9').test('\xc9')).toBe(false); // ASCII only, as the safety check assumes
+    expect(re('(?i)[^a-z]').test('Q')).toBe(false);
+  });
+
   it('translates Rust features', () => {
     expect(re('(?P<year>\\d{4})-(?<m>\\d\\d)').exec('2024-05')?.groups).toEqual({ year: '2024', m: '05' });
     expect(re('^a.b$').test('a\rb')).toBe(true);

@@ -4,6 +4,7 @@
 
 import { addRange, DIGIT, emptySet, fullSet, invert, SPACE, WORD } from './char-set.ts';
 import {
+  byteAtom,
   EMPTY,
   hex2,
   type Piece,
@@ -133,7 +134,12 @@ class RegexParser extends RegexReader {
     }
     if (code >= 0x80) return this.parseMultiByte();
     this.i++;
-    const escaped = /[{}\]/]/.test(c) || code < 0x20 || code === 0x7f ? hex2(code) : c;
+    const escaped =
+      this.caseless && /[A-Za-z]/.test(c)
+        ? byteAtom(code, true)
+        : /[{}\]/]/.test(c) || code < 0x20 || code === 0x7f
+          ? hex2(code)
+          : c;
     return { src: escaped, node: this.set(addRange(emptySet(), code, code)) };
   }
 
@@ -149,7 +155,7 @@ class RegexParser extends RegexReader {
   }
 
   private byteSequence(bytes: number[]): Piece {
-    const src = bytes.map(hex2).join('');
+    const src = bytes.map((b) => byteAtom(b, this.caseless)).join('');
     const nodes = bytes.map((b) => this.set(addRange(emptySet(), b, b)));
     if (bytes.length === 1) return { src, node: nodes[0] as RegexNode };
     return { src: `(?:${src})`, node: { t: 'cat', items: nodes } };
@@ -245,7 +251,8 @@ export function compileRegex(pattern: string, maxLength: number): CompiledRegex 
   if (unsafe) throw new RegexError(unsafe);
   let regexp: RegExp;
   try {
-    regexp = new RegExp(source, parser.caseless ? `${flags}i` : flags);
+    // (?i) is spelled out in the source (byteAtom, otherCases): no i flag, so V8's linear fallback applies.
+    regexp = new RegExp(source, flags);
   } catch (e) {
     throw new RegexError(`regex parse error: ${(e as Error).message}`);
   }
