@@ -83,3 +83,8 @@ export const gatewayTimeoutPage = (host: string, rayId: string): EdgePage =>
 
 export const badRequestPage = (rayId: string, why = 'The request has no usable Host header.'): EdgePage =>
   page(400, 'Bad request', [why], rayId);
+
+export const methodNotAllowedPage = (host: string, rayId: string, method: string): EdgePage =>
+  page(405, 'Method not allowed', [`${host} does not accept ${method} requests through this edge.`], rayId, {
+    allow: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+  });

@@ -20,6 +20,7 @@ import {
   challengePage,
   type EdgePage,
   gatewayTimeoutPage,
+  methodNotAllowedPage,
   noOriginPage,
   noZonePage,
 } from './pages.ts';
@@ -279,6 +280,22 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
     },
   );
   capConnectionsPerAddress(server, config.connectionsPerAddress);
+  // CONNECT (a forward-proxy tunnel) is no request a reverse proxy serves: through the plan like any
+  // request (so the WAF sees and records it), then 405 unless the plan answered first.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    const rayId = newRayId();
+    route(req, rayId, true)
+      .then((routed) => {
+        const host = hostOf(req.headers.host);
+        const page = 'page' in routed ? routed.page : methodNotAllowedPage(host, rayId, 'CONNECT');
+        writePage(socket, page, `${rayId}-CRN`);
+      })
+      .catch((error: unknown) => {
+        deps.log.error({ err: error }, 'edge: CONNECT failed');
+        writePage(socket, badGatewayPage(hostOf(req.headers.host), rayId), `${rayId}-CRN`);
+      });
+  });
   // Upgraded connections leave node:http's bookkeeping (closeAllConnections does not see them).
   const upgraded = new Set<Duplex>();
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
