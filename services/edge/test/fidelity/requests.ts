@@ -1,5 +1,5 @@
-import { loadCorpus } from '../../../../packages/seclang/test/crs-regression/ftw.ts';
-import { corpusDir } from '../../../../packages/seclang/test/crs-regression/runner.ts';
+import { loadCorpus } from '@cairn/seclang/crs-regression/ftw';
+import { corpusDir } from '@cairn/seclang/crs-regression/runner';
 
 /** A request of the fidelity run, before it is aimed at a zone. */
 export interface Probe {
