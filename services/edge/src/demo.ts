@@ -29,7 +29,14 @@ export async function bootstrapEdgeDemo(
 ): Promise<EdgeDemo | undefined> {
   if (await findZoneByName(deps.db, DEMO_ZONE)) return undefined;
   const account = await ensureAccount(deps, DEMO_ACCOUNT);
-  const zone = await createZone(deps, { accountId: account.id, name: DEMO_ZONE, plan: 'pro', origin });
+  let zone: Zone;
+  try {
+    zone = await createZone(deps, { accountId: account.id, name: DEMO_ZONE, plan: 'pro', origin });
+  } catch (error) {
+    // Another process sharing the database made it first: that one prints the lines.
+    if (await findZoneByName(deps.db, DEMO_ZONE)) return undefined;
+    throw error;
+  }
   await writeSetting(deps.db, zone.id, zone.plan, findSetting('waf')!, 'on', deps.clock.now());
   const password = randomBytes(12).toString('base64url');
   await createDashboardUser(deps, { accountId: account.id, email: DEMO_LOGIN, password });
