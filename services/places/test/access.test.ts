@@ -85,6 +85,17 @@ describe('credentials, version header, rate limit, usage', () => {
     );
     expect(rows[0]?.throttled).toBe(2);
   });
+
+  it("puts the caller's organization and credential kind on the log line of a refused call", async () => {
+    const before = f.deps.logLines.length;
+    const res = await callPlaces(f, '/places/search?limit=abc');
+    expect(res.status).toBe(400);
+    const logged = f.deps.logLines
+      .slice(before)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.msg === res.body.message);
+    expect(logged).toMatchObject({ status: 400, organization_id: f.orgId, credential_kind: 'service_key' });
+  });
 });
 
 describe('bad input gets 400 naming the parameter', () => {
