@@ -43,8 +43,20 @@ function groupName(file: string): string {
 }
 
 /**
+ * The paranoia level whose anomaly score a rule adds to (`setvar:'tx.anomaly_score_plN=+…'`): for the
+ * few detection rules the CRS ships without a `paranoia-level/N` tag (3.3.4: 921200, LDAP injection).
+ */
+function scoredLevel(actions: ReadonlyArray<{ name: string; arg: string }>): number | undefined {
+  for (const a of actions) {
+    const m = a.name === 'setvar' ? /^'?tx\.anomaly_score_pl([1-4])=\+/i.exec(a.arg) : null;
+    if (m) return Number(m[1]);
+  }
+  return undefined;
+}
+
+/**
  * Reads the CRS request rules with seclang (metadata only: ids, messages, tags, paranoia levels). Rules
- * without a message or a paranoia-level tag are the CRS's own plumbing (markers, counters) and are left
+ * without a message or a paranoia level (tag, else the score they add) are the CRS's own plumbing (markers, counters) and are left
  * out; so is the blocking evaluation, which the anomaly-score rule stands for.
  */
 export function readCrs(crsDir: string): CrsCatalogue {
@@ -55,12 +67,13 @@ export function readCrs(crsDir: string): CrsCatalogue {
     const file = basename(rule.location.file);
     if (!file.startsWith('REQUEST-9') || rule.id === ANOMALY_CRS_ID || !rule.msgText) continue;
     const plTag = rule.tags.find((t) => /^paranoia-level\/[1-4]$/.test(t));
-    if (!plTag) continue;
+    const level = plTag ? Number(plTag.slice(-1)) : scoredLevel(rule.actions);
+    if (level === undefined) continue;
     rules.push({
       crsId: rule.id,
       file,
       message: rule.msgText,
-      paranoiaLevel: Number(plTag.slice(-1)) as 1 | 2 | 3 | 4,
+      paranoiaLevel: level as 1 | 2 | 3 | 4,
       tags: rule.tags.filter((t) => t !== plTag),
       score: SEVERITY_SCORE[(rule.severity ?? '').toUpperCase()] ?? 0,
     });
