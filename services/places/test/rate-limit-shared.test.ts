@@ -129,6 +129,11 @@ describe('a shared store that does not answer', () => {
       const answers = await burst(hosts, secret, 3 * BURST);
       expect(answers.ok).toBe(2 * BURST);
       expect(answers.limited).toBe(BURST);
+      // Said once a minute, not once a call.
+      const said = hosts.f.deps.logLines.filter((line) =>
+        line.includes("the rate limit's redis store failed; limiting in this process"),
+      );
+      expect(said).toHaveLength(2); // one per host
     } finally {
       await hosts.close();
     }
