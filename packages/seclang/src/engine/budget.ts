@@ -24,7 +24,7 @@ function openSchedstat(): number | undefined {
 const schedstat = openSchedstat();
 
 /** This thread's CPU time in microseconds (the process's where the thread's is not available). */
-function cpuMicros(): number {
+export function cpuMicros(): number {
   if (schedstat === undefined) {
     const { user, system } = process.cpuUsage();
     return user + system;
