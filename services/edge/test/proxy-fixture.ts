@@ -231,3 +231,24 @@ export const ANOMALY_RULE = '6179ae15870a4bb7b2d480d4843b323c';
 /** Category overrides that leave the OWASP ruleset at paranoia level `pl`. */
 export const paranoia = (pl: number) =>
   [2, 3, 4].filter((n) => n > pl).map((n) => ({ category: `paranoia-level-${n}`, enabled: false }));
+
+/** Deploys both managed rulesets on the zone (the OWASP one at paranoia level `pl`) and waits until the proxy has them. */
+export async function deployManaged(f: ProxyFixture, zoneId: string, pl = 1): Promise<void> {
+  await f.changed(zoneId, async () => {
+    const res = await f.call(
+      'PUT',
+      `/zones/${zoneId}/rulesets/phases/http_request_firewall_managed/entrypoint`,
+      {
+        rules: [
+          { action: 'execute', expression: 'true', action_parameters: { id: EDGE_RULESET } },
+          {
+            action: 'execute',
+            expression: 'true',
+            action_parameters: { id: OWASP_RULESET, overrides: { categories: paranoia(pl) } },
+          },
+        ],
+      },
+    );
+    if (res.status !== 200) throw new Error(`deploying the managed rulesets: ${res.status} ${res.text}`);
+  });
+}

@@ -2,28 +2,12 @@
 //   node --import tsx proxy-streaming-child.ts
 // Starts the proxy fixture (its origin streams too) with a zone whose WAF runs both managed rulesets
 // (OWASP CRS at PL1), prints {"proxy": "http://…"} on a line, and runs until stdin closes.
-import { EDGE_RULESET, OWASP_RULESET, paranoia, startProxyFixture } from './proxy-fixture.ts';
+import { deployManaged, startProxyFixture } from './proxy-fixture.ts';
 
 // a wide WAF time budget: on a loaded machine a preempted evaluation would be refused (fail closed)
 const f = await startProxyFixture({ EDGE_ORIGIN_TIMEOUT_MS: '30000', EDGE_WAF_TIME_BUDGET_MS: '5000' });
 const zone = await f.zone('stream.example.com', 'enterprise', 'complete');
-await f.changed(zone.id, async () => {
-  const res = await f.call(
-    'PUT',
-    `/zones/${zone.id}/rulesets/phases/http_request_firewall_managed/entrypoint`,
-    {
-      rules: [
-        { action: 'execute', expression: 'true', action_parameters: { id: EDGE_RULESET } },
-        {
-          action: 'execute',
-          expression: 'true',
-          action_parameters: { id: OWASP_RULESET, overrides: { categories: paranoia(1) } },
-        },
-      ],
-    },
-  );
-  if (res.status !== 200) throw new Error(res.text);
-});
+await deployManaged(f, zone.id);
 // warm the path (CRS engine, pools) so its one-off allocations are in the baseline
 const warm = await f.send('stream.example.com', '/echo/warm', { method: 'POST', body: 'a=1' });
 if (warm.status !== 200) throw new Error(`warm-up answered ${warm.status}`);

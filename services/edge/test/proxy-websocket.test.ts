@@ -4,13 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createZone, type Zone } from '../src/index.ts';
-import {
-  EDGE_RULESET,
-  OWASP_RULESET,
-  type ProxyFixture,
-  paranoia,
-  startProxyFixture,
-} from './proxy-fixture.ts';
+import { deployManaged, type ProxyFixture, startProxyFixture } from './proxy-fixture.ts';
 import { openSocket, parseAnswers, readAll } from './raw-http.ts';
 
 // WebSockets through the edge proxy (issue 16, point 3): the Upgrade handshake goes through the zone's WAF
@@ -85,23 +79,7 @@ beforeAll(async () => {
     origin: url,
   });
   await f.deps.db.query(`UPDATE edge_zones SET waf_migration_state = 'complete' WHERE id = $1`, [zone.id]);
-  await f.changed(zone.id, async () => {
-    const res = await f.call(
-      'PUT',
-      `/zones/${zone.id}/rulesets/phases/http_request_firewall_managed/entrypoint`,
-      {
-        rules: [
-          { action: 'execute', expression: 'true', action_parameters: { id: EDGE_RULESET } },
-          {
-            action: 'execute',
-            expression: 'true',
-            action_parameters: { id: OWASP_RULESET, overrides: { categories: paranoia(1) } },
-          },
-        ],
-      },
-    );
-    expect(res.status, res.text).toBe(200);
-  });
+  await deployManaged(f, zone.id);
 }, 60_000);
 
 afterAll(async () => {
