@@ -36,8 +36,9 @@ interface OverridesFile {
   skip: Array<{ tests: string[]; reason: string }>;
 }
 
-export function loadSkips(): Map<string, string> {
-  const doc = parse(readFileSync(join(here, 'overrides.yaml'), 'utf8')) as OverridesFile;
+/** The tests an overrides file (`skip: [{tests, reason}]`) skips, with their reasons; by default this runner's. */
+export function loadSkips(file = join(here, 'overrides.yaml')): Map<string, string> {
+  const doc = parse(readFileSync(file, 'utf8')) as OverridesFile;
   const skips = new Map<string, string>();
   for (const entry of doc.skip ?? []) for (const t of entry.tests) skips.set(t, entry.reason);
   return skips;

@@ -5,12 +5,10 @@
 // As go-ftw's `testoverride` does for a server, the runner sets the corpus's default `Host: localhost` to
 // the zone's host (the proxy routes by Host; a one-label host is no zone). Tests that cannot apply are in
 // overrides.yaml with their reasons.
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FtwTest, loadCorpus } from '@cairn/seclang/crs-regression/ftw';
-import { corpusDir } from '@cairn/seclang/crs-regression/runner';
-import { parse } from 'yaml';
+import { corpusDir, loadSkips } from '@cairn/seclang/crs-regression/runner';
 import type { Zone } from '../../src/index.ts';
 import { OWASP_RULESET, type ProxyFixture } from '../proxy-fixture.ts';
 import { openSocket } from '../raw-http.ts';
@@ -34,15 +32,6 @@ export interface ProxyReport {
   run: number;
   passed: number;
   failures: ProxyOutcome[];
-}
-
-export function loadProxySkips(): Map<string, string> {
-  const doc = parse(readFileSync(join(here, 'overrides.yaml'), 'utf8')) as {
-    skip?: Array<{ tests: string[]; reason: string }>;
-  };
-  const skips = new Map<string, string>();
-  for (const entry of doc.skip ?? []) for (const t of entry.tests) skips.set(t, entry.reason);
-  return skips;
 }
 
 /** `Host: localhost` (any case, first occurrence in the head) → the zone's host; nothing else changes. */
@@ -141,7 +130,7 @@ export async function runCorpusThroughProxy(
   zones: Zone[],
   pick: (test: FtwTest, index: number) => boolean = () => true,
 ): Promise<ProxyReport> {
-  const skips = loadProxySkips();
+  const skips = loadSkips(join(here, 'overrides.yaml'));
   const corpus = loadCorpus(corpusDir());
   const levels = new Map(f.edge.deps.catalogue.crsCatalogue().rules.map((r) => [r.crsId, r.paranoiaLevel]));
   const report: ProxyReport = { total: corpus.length, skipped: [], run: 0, passed: 0, failures: [] };
