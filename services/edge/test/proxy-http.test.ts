@@ -77,6 +77,30 @@ describe('request framing the proxy refuses (RFC 9112 §6.1, §6.3, §5.2)', () 
       }
     });
   }
+  it('a request received whole, then bytes that are not a request: its answer first, then 400', async () => {
+    for (const host of HOSTS) {
+      // a form body one byte longer than its Content-Length, on a keep-alive connection
+      const text = await exchange(
+        f.proxy.address,
+        `POST /echo/form HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 3\r\n\r\nabc=`,
+      );
+      const answers = parseAnswers(text);
+      expect(
+        answers.map((a) => a.status),
+        host,
+      ).toEqual([200, 400]);
+      expect((JSON.parse(answers[0]?.body ?? '{}') as Seen).bodyLength).toBe(3);
+      // junk after a request that asked to close: only its answer
+      const closing = await exchange(
+        f.proxy.address,
+        `GET /echo/closing HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n\x00junk`,
+      );
+      expect(
+        parseAnswers(closing).map((a) => a.status),
+        host,
+      ).toEqual([200]);
+    }
+  });
 });
 
 describe('connections and bodies', () => {

@@ -9,6 +9,7 @@ import { requestUrls } from '../engine/url-normalization.ts';
 import type { Terminal } from '../engine/verdict.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import { type BufferedBody, bufferBody } from './body.ts';
+import { answerClientErrors } from './client-errors.ts';
 import type { ProxyConfig } from './config.ts';
 import { capConnectionsPerAddress } from './connection-cap.ts';
 import { clientResponseHeaders, hostFieldCount, originRequestHeaders } from './headers.ts';
@@ -280,6 +281,7 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
     },
   );
   capConnectionsPerAddress(server, config.connectionsPerAddress);
+  answerClientErrors(server);
   // CONNECT (a forward-proxy tunnel) is no request a reverse proxy serves: through the plan like any
   // request (so the WAF sees and records it), then 405 unless the plan answered first.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
