@@ -103,6 +103,23 @@ describe('request framing the proxy refuses (RFC 9112 §6.1, §6.3, §5.2)', () 
   });
 });
 
+describe('CONNECT', () => {
+  it('is no tunnel here: 405 for host:port, 400 for any other target; the origin sees nothing', async () => {
+    const before = f.origin.seen.length;
+    const [refused] = parseAnswers(
+      await exchange(f.proxy.address, 'CONNECT 192.0.2.1:443 HTTP/1.1\r\nHost: plain.example.com\r\n\r\n'),
+    );
+    expect(refused?.status).toBe(405);
+    expect(refused?.head).toMatch(/\r\nallow: GET/i);
+    const [bad] = parseAnswers(
+      await exchange(f.proxy.address, 'CONNECT www.example.net HTTP/1.1\r\nHost: plain.example.com\r\n\r\n'),
+    );
+    expect(bad?.status).toBe(400);
+    expect(bad?.body).toContain('host:port');
+    expect(f.origin.seen.length).toBe(before);
+  });
+});
+
 describe('connections and bodies', () => {
   it('keep-alive: two requests one after the other on one connection', async () => {
     for (const host of HOSTS) {

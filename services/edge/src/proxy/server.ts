@@ -283,14 +283,21 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
   capConnectionsPerAddress(server, config.connectionsPerAddress);
   answerClientErrors(server);
   // CONNECT (a forward-proxy tunnel) is no request a reverse proxy serves: through the plan like any
-  // request (so the WAF sees and records it), then 405 unless the plan answered first.
+  // request (so the WAF sees and records it), then 405 (400 for a target that is not host:port) unless
+  // the plan answered first.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => socket.destroy());
     const rayId = newRayId();
     route(req, rayId, true)
       .then((routed) => {
         const host = hostOf(req.headers.host);
-        const page = 'page' in routed ? routed.page : methodNotAllowedPage(host, rayId, 'CONNECT');
+        // RFC 9110 §9.3.6: a CONNECT target is host:port; anything else is a bad request
+        const page =
+          'page' in routed
+            ? routed.page
+            : /^[^\s/@]+:\d{1,5}$/.test(req.url ?? '')
+              ? methodNotAllowedPage(host, rayId, 'CONNECT')
+              : badRequestPage(rayId, 'A CONNECT target must be host:port.');
         writePage(socket, page, `${rayId}-CRN`);
       })
       .catch((error: unknown) => {
