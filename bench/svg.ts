@@ -36,7 +36,7 @@ export function ratioChart(title: string, pairs: readonly PairedFigure[]): strin
     (t) =>
       `<text x="${x(t).toFixed(1)}" y="${height - 12}" text-anchor="middle" ${FONT}>${t < 1 ? `1/${(1 / t).toFixed(1)}` : t.toFixed(1)}×</text>`,
   );
-  return svg(labelWidth + plotWidth + 80, height, [
+  return svg(title, labelWidth + plotWidth + 80, height, [
     `<text x="10" y="20" ${FONT} font-weight="bold">${escapeHtml(title)}</text>`,
     `<line x1="${x(1)}" y1="${top - 4}" x2="${x(1)}" y2="${height - 28}" stroke="#111" stroke-dasharray="3 3"/>`,
     ...rows,
@@ -101,7 +101,7 @@ export function latencyChart(title: string, series: readonly Distribution[]): st
     (k, i) =>
       `<text x="${x(i).toFixed(1)}" y="${top + plotHeight + 18}" text-anchor="middle" ${FONT}>${PERCENTILE_LABELS[k]}</text>`,
   );
-  return svg(left + plotWidth + legendWidth, top + plotHeight + 50, [
+  return svg(title, left + plotWidth + legendWidth, top + plotHeight + 50, [
     `<text x="10" y="20" ${FONT} font-weight="bold">${escapeHtml(title)}</text>`,
     ...yTicks,
     `<rect x="${left}" y="${top}" width="${plotWidth}" height="${plotHeight}" fill="none" stroke="#999"/>`,
@@ -111,6 +111,7 @@ export function latencyChart(title: string, series: readonly Distribution[]): st
   ]);
 }
 
-function svg(width: number, height: number, body: string[]): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><rect width="100%" height="100%" fill="#fff"/>${body.join('')}</svg>\n`;
+/** An SVG document; its <title> (the chart's heading) is what screen readers and tooltips show. */
+function svg(title: string, width: number, height: number, body: string[]): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><title>${escapeHtml(title)}</title><rect width="100%" height="100%" fill="#fff"/>${body.join('')}</svg>\n`;
 }
