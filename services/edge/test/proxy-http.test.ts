@@ -103,6 +103,33 @@ describe('request framing the proxy refuses (RFC 9112 §6.1, §6.3, §5.2)', () 
   });
 });
 
+describe('request targets (RFC 9112 §3.2)', () => {
+  it('absolute-form reaches the origin as its path; *, an authority or ?q alone → 400', async () => {
+    for (const host of HOSTS) {
+      const [abs] = parseAnswers(
+        await exchange(
+          f.proxy.address,
+          `GET http://${host}/echo/abs?x=1 HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+        ),
+      );
+      expect(abs?.status, host).toBe(200);
+      expect((JSON.parse(abs?.body ?? '{}') as Seen).url).toBe('/echo/abs?x=1');
+      for (const target of ['*', 'example.net:80', '?x=1']) {
+        const before = f.origin.seen.length;
+        const method = target === '*' ? 'OPTIONS' : 'GET';
+        const [answer] = parseAnswers(
+          await exchange(
+            f.proxy.address,
+            `${method} ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+          ),
+        );
+        expect([400], `${target} on ${host}`).toContain(answer?.status ?? 0);
+        expect(f.origin.seen.length).toBe(before);
+      }
+    }
+  });
+});
+
 describe('CONNECT', () => {
   it('is no tunnel here: 405 for host:port, 400 for any other target; the origin sees nothing', async () => {
     const before = f.origin.seen.length;

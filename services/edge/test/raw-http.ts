@@ -30,16 +30,22 @@ export function readAll(socket: Socket): Promise<string> {
   });
 }
 
-/** Writes `bytes` as given and reads until the proxy closes the connection. */
+/**
+ * Writes `bytes` as given and reads until the proxy closes the connection; with `halfClose`, the client
+ * then closes its sending side (so a request waiting for more bytes ends).
+ */
 export async function exchange(
   proxyAddress: string,
   bytes: string | Buffer,
   localAddress?: string,
+  halfClose = false,
 ): Promise<string> {
   const socket = await openSocket(proxyAddress, localAddress);
   socket.on('error', () => {});
   const all = readAll(socket);
-  socket.write(typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : bytes);
+  const data = typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : bytes;
+  if (halfClose) socket.end(data);
+  else socket.write(data);
   return all;
 }
 

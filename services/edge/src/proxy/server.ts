@@ -87,6 +87,19 @@ function hostOf(value: string | undefined): string {
   return (colon < 0 ? v : v.slice(0, colon)).replace(/\.$/, '');
 }
 
+/**
+ * The request target in origin-form (RFC 9112 §3.2): a path as is, the absolute-form a client may send
+ * (`http://host/path?q`) as its path and query (the zone is still the Host header's); anything else
+ * (`*`, an authority, `?q`) is no resource of a zone: undefined.
+ */
+function originForm(target: string): string | undefined {
+  if (target.startsWith('/')) return target;
+  const absolute = /^https?:\/\/[^/?#]*/i.exec(target);
+  if (!absolute) return undefined;
+  const rest = target.slice(absolute[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
 function contentLengthOf(req: IncomingMessage): number | undefined {
   const raw = req.headers['content-length'];
   return raw === undefined ? undefined : Number(raw);
@@ -114,7 +127,11 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
     const plan = zoneId === undefined ? undefined : await deps.engine.planFor(zoneId);
     if (!plan) return { page: noZonePage(host, rayId) };
     const origin = plan.zone.origin;
-    const urls = requestUrls(plan.urlNormalization, req.url ?? '/');
+    // CONNECT's authority-form target goes to the rules as is (it is answered by the edge, never forwarded)
+    const target = req.method === 'CONNECT' ? (req.url ?? '') : originForm(req.url ?? '/');
+    if (target === undefined)
+      return { page: badRequestPage(rayId, 'The request target must be a path starting with "/".') };
+    const urls = requestUrls(plan.urlNormalization, target);
 
     const contentLength = contentLengthOf(req);
     const hasBody =
@@ -126,7 +143,7 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
       const request: EdgeRequest = {
         method: req.method ?? 'GET',
         url: urls.inspected,
-        rawUrl: req.url ?? '/',
+        rawUrl: target,
         httpVersion: req.httpVersion,
         rawHeaders: req.rawHeaders,
         ip: clientIp(req),
