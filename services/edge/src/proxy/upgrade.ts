@@ -14,11 +14,15 @@ export function writePage(socket: Duplex, page: EdgePage, rayHeader: string): vo
 }
 
 /**
- * The origin's request headers for an upgrade: the forwarded ones (hop-by-hop dropped) plus the two
- * hop-by-hop fields an upgrade needs, `Connection: Upgrade` and the client's `Upgrade`.
+ * The origin's request headers for an upgrade: the forwarded ones (hop-by-hop and Content-Length dropped)
+ * plus the two hop-by-hop fields an upgrade needs, `Connection: Upgrade` and the client's `Upgrade`.
  */
 export function upgradeRequestHeaders(clientRaw: readonly string[], forwarded: string[]): string[] {
-  const out = [...forwarded];
+  // no body is sent before the switch (the bytes after the head are the tunnel's): no Content-Length
+  const out: string[] = [];
+  for (let i = 0; i + 1 < forwarded.length; i += 2)
+    if ((forwarded[i] as string).toLowerCase() !== 'content-length')
+      out.push(forwarded[i] as string, forwarded[i + 1] as string);
   for (let i = 0; i + 1 < clientRaw.length; i += 2)
     if ((clientRaw[i] as string).toLowerCase() === 'upgrade') out.push('Upgrade', clientRaw[i + 1] as string);
   out.push('Connection', 'Upgrade');
