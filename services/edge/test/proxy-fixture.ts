@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFakeClock } from '@cairn/kit';
 import { createTestDeps, serveOnLoopback, type TestDeps } from '@cairn/kit/testing';
@@ -39,7 +39,12 @@ export async function startOrigin(): Promise<{
   close(): Promise<void>;
 }> {
   const seen: Seen[] = [];
-  const server = createServer(async (req: IncomingMessage, res) => {
+  const server = createServer((req: IncomingMessage, res) => {
+    // A request the proxy aborts mid-body (its client went away) rejects the body read: the origin just
+    // drops that exchange, as a real server would, instead of leaving an unhandled rejection.
+    answer(req, res).catch(() => res.destroy());
+  });
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const hash = createHash('sha256');
     let length = 0;
     for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -89,7 +94,7 @@ export async function startOrigin(): Promise<{
       ['x-hop', 'must not pass'],
     ]);
     res.end(JSON.stringify(s));
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
