@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_FIELDS, OPERATORS } from '../src/analytics/fields.ts';
 import { MAX_DATASET_NODES } from '../src/analytics/limits.ts';
 import type { Zone } from '../src/index.ts';
-import { ATTACKS, EDGE_RULESET, type ProxyFixture, startProxyFixture } from './proxy-fixture.ts';
+import {
+  ATTACKS,
+  deployEdgeRuleset,
+  EDGE_RULESET,
+  type ProxyFixture,
+  startProxyFixture,
+} from './proxy-fixture.ts';
 
 // The GraphQL Analytics API's Security Events datasets, asked with a GraphQL client as Grafana or a SIEM
 // pipeline would, over events the proxy really recorded.
@@ -35,16 +41,7 @@ beforeAll(async () => {
   zone = await f.zone('analytics.example.com', 'enterprise', 'complete');
   other = await f.zone('elsewhere.example.com', 'enterprise', 'complete');
   since = new Date(f.deps.clock.now().getTime() - 3_600_000).toISOString();
-  await f.changed(zone.id, async () => {
-    const res = await f.call(
-      'PUT',
-      `/zones/${zone.id}/rulesets/phases/http_request_firewall_managed/entrypoint`,
-      {
-        rules: [{ action: 'execute', expression: 'true', action_parameters: { id: EDGE_RULESET } }],
-      },
-    );
-    expect(res.status, res.text).toBe(200);
-  });
+  await deployEdgeRuleset(f, zone.id);
   for (const name of ['xss', 'traversal', 'log4shell', 'shellshock'] as const) {
     const attack = ATTACKS[name]!;
     const res = await f.send(zone.name, attack.path, attack);

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardUser, type Zone } from '../src/index.ts';
 import { SIGNATURES, signatureId } from '../src/managed/edge-signatures.ts';
-import { ATTACKS, EDGE_RULESET, type ProxyFixture, startProxyFixture } from './proxy-fixture.ts';
+import { ATTACKS, deployEdgeRuleset, type ProxyFixture, startProxyFixture } from './proxy-fixture.ts';
 
 // Security Events in Debian's chromium: the timeline, the top-N breakdowns, filters and an event's detail,
 // each number checked against the GraphQL Analytics API asked directly with an API token.
@@ -40,16 +40,7 @@ describe('Security Events analytics in the dashboard', { timeout: 120_000 }, () 
     base = f.api.replace(/\/client\/v4$/, '');
     await createDashboardUser(f.edge.deps, { accountId: f.accountId, email: 'ops@example.com', password });
     zone = await f.zone('analytics-ui.example.com', 'enterprise', 'complete');
-    await f.changed(zone.id, async () => {
-      const res = await f.call(
-        'PUT',
-        `/zones/${zone.id}/rulesets/phases/http_request_firewall_managed/entrypoint`,
-        {
-          rules: [{ action: 'execute', expression: 'true', action_parameters: { id: EDGE_RULESET } }],
-        },
-      );
-      expect(res.status, res.text).toBe(200);
-    });
+    await deployEdgeRuleset(f, zone.id);
     for (const name of ['xss', 'xss', 'traversal', 'shellshock'] as const) {
       expect((await f.send(zone.name, ATTACKS[name]!.path, ATTACKS[name])).status).toBe(403);
     }

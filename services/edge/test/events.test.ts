@@ -2,14 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EdgeRequest } from '../src/engine/request.ts';
 import type { RuleEvent } from '../src/engine/verdict.ts';
 import { EventRecorder, type Zone } from '../src/index.ts';
-import {
-  ATTACKS,
-  EDGE_RULESET,
-  OWASP_RULESET,
-  type ProxyFixture,
-  paranoia,
-  startProxyFixture,
-} from './proxy-fixture.ts';
+import { ATTACKS, deployManaged, type ProxyFixture, startProxyFixture } from './proxy-fixture.ts';
 
 // Security events can't be lost to request content: text PostgreSQL can't store is escaped, and one row
 // that fails can't take the rest of its batch with it.
@@ -19,23 +12,7 @@ let zone: Zone;
 beforeAll(async () => {
   f = await startProxyFixture();
   zone = await f.zone('events-nul.example.com', 'enterprise', 'complete');
-  await f.changed(zone.id, async () => {
-    const res = await f.call(
-      'PUT',
-      `/zones/${zone.id}/rulesets/phases/http_request_firewall_managed/entrypoint`,
-      {
-        rules: [
-          { action: 'execute', expression: 'true', action_parameters: { id: EDGE_RULESET } },
-          {
-            action: 'execute',
-            expression: 'true',
-            action_parameters: { id: OWASP_RULESET, overrides: { categories: paranoia(1) } },
-          },
-        ],
-      },
-    );
-    expect(res.status, res.text).toBe(200);
-  });
+  await deployManaged(f, zone.id);
 }, 60_000);
 afterAll(() => f?.close());
 

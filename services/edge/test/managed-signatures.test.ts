@@ -4,7 +4,7 @@ import { RequestView } from '../src/engine/request.ts';
 import type { Zone } from '../src/index.ts';
 import { SIGNATURES, signatureId } from '../src/managed/edge-signatures.ts';
 import { SIGNATURE_ATTACKS } from './fidelity/requests.ts';
-import { EDGE_RULESET, type ProxyFixture, startProxyFixture } from './proxy-fixture.ts';
+import { deployEdgeRuleset, type ProxyFixture, startProxyFixture } from './proxy-fixture.ts';
 
 // Issue 18, point 4: attacks the CRS 3.3.4 lets through — obfuscated Log4Shell lookups and Spring4Shell's
 // class-loader parameters — and benign requests that look like them.
@@ -177,16 +177,7 @@ describe('through the proxy', () => {
   beforeAll(async () => {
     f = await startProxyFixture();
     zone = await f.zone('signatures.example.com', 'pro', 'complete');
-    await f.changed(zone.id, async () => {
-      const res = await f.call(
-        'PUT',
-        `/zones/${zone.id}/rulesets/phases/http_request_firewall_managed/entrypoint`,
-        {
-          rules: [{ action: 'execute', expression: 'true', action_parameters: { id: EDGE_RULESET } }],
-        },
-      );
-      expect(res.status, res.text).toBe(200);
-    });
+    await deployEdgeRuleset(f, zone.id);
   }, 60_000);
   afterAll(() => f?.close());
 

@@ -239,19 +239,30 @@ export const paranoia = (pl: number) =>
 
 /** Deploys both managed rulesets on the zone (the OWASP one at paranoia level `pl`) and waits until the proxy has them. */
 export async function deployManaged(f: ProxyFixture, zoneId: string, pl = 1): Promise<void> {
+  await putManagedEntrypoint(f, zoneId, [
+    { action: 'execute', expression: 'true', action_parameters: { id: EDGE_RULESET } },
+    {
+      action: 'execute',
+      expression: 'true',
+      action_parameters: { id: OWASP_RULESET, overrides: { categories: paranoia(pl) } },
+    },
+  ]);
+}
+
+/** Deploys the edge managed ruleset alone on the zone and waits until the proxy has it. */
+export async function deployEdgeRuleset(f: ProxyFixture, zoneId: string): Promise<void> {
+  await putManagedEntrypoint(f, zoneId, [
+    { action: 'execute', expression: 'true', action_parameters: { id: EDGE_RULESET } },
+  ]);
+}
+
+async function putManagedEntrypoint(f: ProxyFixture, zoneId: string, rules: unknown[]): Promise<void> {
   await f.changed(zoneId, async () => {
     const res = await f.call(
       'PUT',
       `/zones/${zoneId}/rulesets/phases/http_request_firewall_managed/entrypoint`,
       {
-        rules: [
-          { action: 'execute', expression: 'true', action_parameters: { id: EDGE_RULESET } },
-          {
-            action: 'execute',
-            expression: 'true',
-            action_parameters: { id: OWASP_RULESET, overrides: { categories: paranoia(pl) } },
-          },
-        ],
+        rules,
       },
     );
     if (res.status !== 200) throw new Error(`deploying the managed rulesets: ${res.status} ${res.text}`);
