@@ -6,7 +6,6 @@
 // Prints medians over rounds and the through-proxy/direct ratios (paired per round).
 //
 // Run: npx tsx bench/edge-proxy.ts [seconds per run, default 5] [rounds, default 3] (DATABASE_URL=… for PostgreSQL)
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { startChild } from './child.ts';
 import { latencyPercentiles, report } from './report.ts';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -113,19 +113,7 @@ async function serveProxy(origin: string): Promise<void> {
 }
 
 function child<T>(args: string[]): Promise<{ info: T; kill(): void }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', SELF, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: process.env,
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ info: JSON.parse(line) as T, kill: () => proc.kill('SIGTERM') });
-    });
-    proc.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
-  });
+  return startChild<T>(SELF, args);
 }
 
 interface Figure {

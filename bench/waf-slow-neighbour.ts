@@ -7,29 +7,20 @@
 //
 // Run: npx tsx bench/waf-slow-neighbour.ts [seconds, default 10] [adversarial per second, default 20]
 
-import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { request } from 'undici';
 import { attacks, place } from '../packages/seclang/test/redos/cases.ts';
+import { startChild } from './child.ts';
 
 const PROXY_BENCH = fileURLToPath(new URL('./edge-proxy.ts', import.meta.url));
 const PATH = '/catalog/tents?page=2&sort=price&q=2+person';
 
 function child<T>(args: string[]): Promise<{ info: T; kill(): void }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', PROXY_BENCH, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, EDGE_WAF_TIME_BUDGET_MS: process.env.EDGE_WAF_TIME_BUDGET_MS ?? '100' },
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ info: JSON.parse(line) as T, kill: () => proc.kill('SIGTERM') });
-    });
-    proc.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+  return startChild<T>(PROXY_BENCH, args, {
+    ...process.env,
+    EDGE_WAF_TIME_BUDGET_MS: process.env.EDGE_WAF_TIME_BUDGET_MS ?? '100',
   });
 }
 

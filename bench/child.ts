@@ -1,0 +1,24 @@
+// Benchmarks run their servers in child processes (so each has its own core and event loop). A child
+// prints one JSON line (its port and what else the parent needs) once it is ready.
+import { spawn } from 'node:child_process';
+
+/** Runs `script` (TypeScript, through tsx) with `args`; resolves with the first JSON line it prints. */
+export function startChild<T>(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ info: T; kill(): void }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env,
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve({ info: JSON.parse(line) as T, kill: () => proc.kill('SIGTERM') });
+    });
+    proc.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+  });
+}
