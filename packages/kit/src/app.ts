@@ -39,6 +39,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
     routeIndex: RouteIndex;
+    /**
+     * Starts a graceful stop: from now on /readyz answers 503, so a load balancer takes this process out,
+     * while every request is still served; resolves after `ms`. Call close() after it.
+     */
+    drain(ms: number): Promise<void>;
   }
 }
 
@@ -62,6 +67,11 @@ export async function createApp(deps: AppDeps, services: readonly ServiceModule[
   app.decorate('deps', deps);
   app.decorateRequest('auth', undefined);
   app.decorate('routeIndex', trackRoutes(app));
+  let draining = false;
+  app.decorate('drain', async (ms: number) => {
+    draining = true;
+    if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+  });
   refuseUnstorableRequestText(app);
 
   await app.register(swagger, {
@@ -91,6 +101,11 @@ export async function createApp(deps: AppDeps, services: readonly ServiceModule[
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    if (draining) {
+      return reply
+        .status(503)
+        .send({ status: 'draining', message: 'this process is shutting down; send requests to another one' });
+    }
     try {
       await deps.db.query('SELECT 1');
       const details: Record<string, unknown> = {};

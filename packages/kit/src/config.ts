@@ -15,6 +15,8 @@ export interface Config {
   bootstrapServiceKey: string | undefined;
   authCacheTtlMs: number;
   shutdownGraceMs: number;
+  /** How long a stopping process answers /readyz with 503 while still serving, before it closes. */
+  shutdownDrainMs: number;
 }
 
 export class ConfigError extends Error {
@@ -126,5 +128,6 @@ export function loadConfig(env: Source = process.env): Readonly<Config> {
     bootstrapServiceKey,
     authCacheTtlMs: integer(source, 'AUTH_CACHE_TTL_MS', 1000, 0, 60_000),
     shutdownGraceMs: integer(source, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    shutdownDrainMs: integer(source, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000),
   });
 }

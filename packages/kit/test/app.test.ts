@@ -95,3 +95,25 @@ describe('the app factory', () => {
     }
   });
 });
+
+describe('draining before a graceful stop', () => {
+  it('answers /readyz with 503 from drain() on, and still serves every other request', async () => {
+    const deps = await createTestDeps([]);
+    const server = await serveOnLoopback(deps, [demo]);
+    try {
+      expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
+      await server.app.drain(0);
+      const ready = await fetch(`${server.baseUrl}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({
+        status: 'draining',
+        message: 'this process is shutting down; send requests to another one',
+      });
+      expect((await fetch(`${server.baseUrl}/demo/echo`, { method: 'POST' })).status).toBe(200);
+      expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
+    } finally {
+      await server.close();
+      await deps.db.close();
+    }
+  });
+});
