@@ -1,18 +1,33 @@
 #!/usr/bin/env node
 // Makes sure the Debian packages Cairn uses are present: the OWASP CRS (modsecurity-crs) for the WAF, and
 // chromium for the browser tests. Installs them with apt-get when running as root; otherwise says how.
-// Usage: node scripts/system-deps.mjs start|test
+// For the multi-host test (npm run test:cluster): haproxy, the load balancer in front of the test hosts, and
+// iproute2 for the network namespaces.
+// Usage: node scripts/system-deps.mjs start|test|cluster
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const purpose = process.argv[2] === 'test' ? 'test' : 'start';
-const wanted = [
-  {
+const purpose = ['test', 'cluster'].includes(process.argv[2]) ? process.argv[2] : 'start';
+const wanted = [];
+if (purpose !== 'cluster') {
+  wanted.push({
     pkg: 'modsecurity-crs',
     present: () => existsSync('/usr/share/modsecurity-crs/rules') || !!process.env.CAIRN_CRS_DIR,
     why: 'the OWASP Core Rule Set for the WAF (or set CAIRN_CRS_DIR)',
-  },
-];
+  });
+}
+if (purpose === 'cluster') {
+  wanted.push({
+    pkg: 'haproxy',
+    present: () => existsSync('/usr/sbin/haproxy'),
+    why: 'the load balancer of the multi-host test',
+  });
+  wanted.push({
+    pkg: 'iproute2',
+    present: () => existsSync('/usr/sbin/ip') || existsSync('/sbin/ip'),
+    why: 'network namespaces for the multi-host test',
+  });
+}
 if (purpose === 'test') {
   wanted.push({
     pkg: 'chromium',
@@ -47,5 +62,5 @@ try {
   });
 } catch (error) {
   console.error(`cairn: could not install ${names.join(', ')}: ${error.message}`);
-  process.exit(purpose === 'test' ? 1 : 0);
+  process.exit(purpose === 'start' ? 0 : 1);
 }
