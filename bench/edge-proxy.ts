@@ -1,22 +1,29 @@
-// Benchmark: the edge data plane. Requests/s and p50/p99 latency of a benign browser GET sent directly
-// to an origin and through the edge proxy (EDGE_PORT) in the same run, for three zones: WAF off (plain
-// proxying), the new WAF (custom rules phase empty; the edge managed ruleset and the OWASP Core Ruleset
-// at PL1 on the real CRS), and the previous WAF (zone waf on: the managed package and the OWASP package).
-// Three processes on loopback: this one (autocannon), the origin, and the proxy (its own database).
-// Prints medians over rounds and the through-proxy/direct ratios (paired per round).
+// Benchmark: the edge data plane beside the simplest alternatives (issue 16). Requests/s and p50/p99 of a
+// benign browser GET (1 KB answer, 16 connections, the same origin and the same Host length everywhere):
+//   direct to the origin; a bare node:http + undici Pool proxy (bench/bare-proxy.ts); nginx as a plain
+//   proxy; Cairn with the WAF off; Cairn with the new WAF at PL1 (the edge managed ruleset and the OWASP
+//   Core Ruleset at PL1 on the real CRS); nginx + ModSecurity v3 + the same CRS at PL1 (bench/waf-modsec.ts,
+//   Debian's packages, when installed); Cairn on the previous WAF (zone waf on: the managed and OWASP
+//   packages); and 1 worker against N (when `cairn serve` has CAIRN_WORKERS; see workersRow).
+// Every server is one process on loopback (nginx with master_process off); autocannon runs here. Paired
+// rounds: each round measures every case once (in a rotated order), each ratio is taken within a round,
+// and the table prints medians over rounds, the ratios against the bare proxy and nginx + ModSecurity,
+// the command and the load average.
 //
-// Run: npx tsx bench/edge-proxy.ts [seconds per run, default 5] [rounds, default 3] (DATABASE_URL=… for PostgreSQL)
+// Run: npx tsx bench/edge-proxy.ts [seconds per run, default 5] [rounds, default 5] (DATABASE_URL=… for PostgreSQL)
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startChild } from './child.ts';
 import { latencyPercentiles, report } from './report.ts';
+import { ModsecServer, modsecAvailability } from './waf-modsec.ts';
 
 const SELF = fileURLToPath(import.meta.url);
+const BARE = fileURLToPath(new URL('./bare-proxy.ts', import.meta.url));
 const EDGE_RULESET = 'efb7b8c949ac4650a09736fc376e9aee';
 const OWASP_RULESET = '4814384a9e5d4991b9815dcfc25d2f1f';
 
@@ -79,7 +86,7 @@ async function serveProxy(origin: string): Promise<void> {
     });
   const off = await zone('off', 'pro');
   const fresh = await zone('new', 'enterprise');
-  const legacy = await zone('legacy', 'pro');
+  const legacy = await zone('old', 'pro'); // names of one length: the same Host size everywhere
   await db.query(`UPDATE edge_zones SET waf_migration_state = 'complete' WHERE id = $1`, [fresh.id]);
   const upgraded = await edgeLib.findZone(db, fresh.id);
   if (!upgraded) throw new Error('zone vanished');
@@ -112,8 +119,8 @@ async function serveProxy(origin: string): Promise<void> {
   );
 }
 
-function child<T>(args: string[]): Promise<{ info: T; kill(): void }> {
-  return startChild<T>(SELF, args);
+function child<T>(args: string[], script = SELF): Promise<{ info: T; kill(): void }> {
+  return startChild<T>(script, args);
 }
 
 interface Figure {
@@ -123,17 +130,19 @@ interface Figure {
   percentiles: Record<string, number>;
 }
 
+const CONNECTIONS = 16;
+
 async function run(url: string, host: string, seconds: number): Promise<Figure> {
   const result = await autocannon({
     url: `${url}${PATH}`,
     headers: { ...BROWSER, host },
-    connections: 32,
+    connections: CONNECTIONS,
     duration: seconds,
     pipelining: 1,
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(
-      `${host}: ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`,
+      `${url} (${host}): ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`,
     );
   return {
     rps: result.requests.average,
@@ -144,62 +153,126 @@ async function run(url: string, host: string, seconds: number): Promise<Figure> 
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+/**
+ * 1 worker against N (issue 16, point 2): `cairn serve` with CAIRN_WORKERS. HOOK — another change adds the
+ * workers; until then this row says so. When it lands: start `cairn serve` twice on one PostgreSQL database
+ * (CAIRN_WORKERS=1, then the default), with a zone on the origin, and measure both here with run().
+ */
+function workersRow(): string {
+  return 'not measured: cairn serve has no CAIRN_WORKERS yet';
+}
 
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 5);
-  const rounds = Number(process.argv[3] ?? 3);
-  const origin = await child<{ port: number }>(['--origin']);
-  const originUrl = `http://127.0.0.1:${origin.info.port}`;
-  const proxy = await child<{ port: number; hosts: Record<'off' | 'new' | 'legacy', string> }>([
-    '--proxy',
-    originUrl,
-  ]);
-  const proxyUrl = `http://127.0.0.1:${proxy.info.port}`;
-  const cases = {
-    direct: { url: originUrl, host: 'shop.example.com' },
-    'waf off': { url: proxyUrl, host: proxy.info.hosts.off },
-    'new WAF PL1': { url: proxyUrl, host: proxy.info.hosts.new },
-    'previous WAF': { url: proxyUrl, host: proxy.info.hosts.legacy },
-  };
-  type Case = keyof typeof cases;
-  const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, [] as Figure[]])) as Record<
-    Case,
-    Figure[]
-  >;
+  const rounds = Number(process.argv[3] ?? 5);
+  const started: { kill(): void }[] = [];
+  let modsec: ModsecServer | undefined;
   try {
-    for (const c of Object.values(cases)) await run(c.url, c.host, 2); // warm-up
+    const origin = await child<{ port: number }>(['--origin']);
+    started.push(origin);
+    const originUrl = `http://127.0.0.1:${origin.info.port}`;
+    const bare = await child<{ port: number }>([originUrl], BARE);
+    started.push(bare);
+    const proxy = await child<{ port: number; hosts: Record<'off' | 'new' | 'legacy', string> }>([
+      '--proxy',
+      originUrl,
+    ]);
+    started.push(proxy);
+    const missing = modsecAvailability();
+    if (!missing) modsec = await ModsecServer.start(1, { backendPort: origin.info.port });
+    const proxyUrl = `http://127.0.0.1:${proxy.info.port}`;
+    const host = proxy.info.hosts.off;
+    const cases: Record<string, { url: string; host: string }> = {
+      direct: { url: originUrl, host },
+      'bare proxy': { url: `http://127.0.0.1:${bare.info.port}`, host },
+      ...(modsec ? { 'nginx proxy': { url: `http://127.0.0.1:${modsec.proxyPort}`, host } } : {}),
+      'cairn waf off': { url: proxyUrl, host },
+      'cairn new WAF PL1': { url: proxyUrl, host: proxy.info.hosts.new },
+      ...(modsec
+        ? { 'nginx+ModSec PL1': { url: `http://127.0.0.1:${modsec.wafPort}`, host: proxy.info.hosts.new } }
+        : {}),
+      'cairn previous WAF': { url: proxyUrl, host: proxy.info.hosts.legacy },
+    };
+    const names = Object.keys(cases);
+    const samples = new Map<string, Figure[]>(names.map((n) => [n, []]));
+    const loadBefore = load();
+    for (const c of Object.values(cases)) await run(c.url, c.host, 2); // warm-up (JIT, pools, CRS)
     for (let round = 0; round < rounds; round++) {
-      for (const [name, c] of Object.entries(cases) as [Case, (typeof cases)[Case]][])
-        samples[name].push(await run(c.url, c.host, seconds));
+      // rotated order: no case always runs first (or right after the heaviest one)
+      for (let i = 0; i < names.length; i++) {
+        const name = names[(i + round) % names.length] as string;
+        const c = cases[name] as { url: string; host: string };
+        samples.get(name)?.push(await run(c.url, c.host, seconds));
+      }
     }
+    printTable(samples, { seconds, rounds, loadBefore, modsecMissing: missing });
   } finally {
-    proxy.kill();
-    origin.kill();
+    await modsec?.stop();
+    for (const c of started) c.kill();
   }
+}
+
+function printTable(
+  samples: Map<string, Figure[]>,
+  run: { seconds: number; rounds: number; loadBefore: string; modsecMissing: string | undefined },
+): void {
   const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+  const bare = samples.get('bare proxy') as Figure[];
+  const modsec = samples.get('nginx+ModSec PL1');
+  /** The median over rounds of this case's throughput over the peer's in the same round. */
+  const ratio = (list: Figure[], peer: Figure[]) =>
+    median(list.map((s, i) => s.rps / (peer[i] as Figure).rps)).toFixed(2);
   console.log(
-    `edge proxy benchmark (${engine}): benign browser GET, 1 KB answer, 32 connections, ${rounds} rounds × ${seconds}s, medians`,
+    `edge proxy benchmark (Cairn on ${engine}): benign browser GET, 1 KB answer, ${CONNECTIONS} connections, ` +
+      `${run.rounds} paired rounds × ${run.seconds} s, medians; every server one process`,
   );
-  for (const [name, list] of Object.entries(samples) as [Case, Figure[]][]) {
+  console.log(
+    `  ${'case'.padEnd(20)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  ${'× bare'.padStart(7)}  ${'× nginx+ModSec'.padStart(14)}`,
+  );
+  for (const [name, list] of samples) {
     const rps = median(list.map((s) => s.rps));
-    const ratios = list.map((s, i) => s.rps / (samples.direct[i] as Figure).rps);
     console.log(
-      `  ${name.padEnd(13)} ${rps.toFixed(0).padStart(7)} req/s   p50 ${median(list.map((s) => s.p50))} ms   p99 ${median(
-        list.map((s) => s.p99),
-      )} ms${name === 'direct' ? '' : `   ${median(ratios).toFixed(2)}× direct`}`,
+      `  ${name.padEnd(20)} ${rps.toFixed(0).padStart(7)} ${String(median(list.map((s) => s.p50))).padStart(7)} ${String(
+        median(list.map((s) => s.p99)),
+      ).padStart(7)}  ${ratio(list, bare).padStart(7)}  ${(modsec ? ratio(list, modsec) : '-').padStart(14)}`,
     );
     report({ kind: 'latency', bench: 'edge-proxy', name, percentiles: (list.at(-1) as Figure).percentiles });
-    if (name !== 'direct') {
+    if (name !== 'bare proxy')
       report({
         bench: 'edge-proxy',
-        name: `through the proxy, ${name}`,
+        name: `${name} (against the bare proxy)`,
         unit: 'req/s',
         ours: rps,
-        peer: { name: 'straight to the origin', value: median(samples.direct.map((s) => s.rps)) },
+        peer: { name: 'bare node:http + undici proxy', value: median(bare.map((s) => s.rps)) },
         lowerIsBetter: false,
       });
-    }
+    if (modsec && name.startsWith('cairn'))
+      report({
+        bench: 'edge-proxy',
+        name: `${name} (against nginx + ModSecurity PL1)`,
+        unit: 'req/s',
+        ours: rps,
+        peer: { name: 'nginx + ModSecurity v3 + CRS PL1', value: median(modsec.map((s) => s.rps)) },
+        lowerIsBetter: false,
+      });
   }
+  if (run.modsecMissing) console.log(`  nginx and nginx + ModSecurity: ${run.modsecMissing}`);
+  console.log(`  1 worker vs N workers: ${workersRow()}`);
+  const off = samples.get('cairn waf off') as Figure[];
+  const fresh = samples.get('cairn new WAF PL1') as Figure[];
+  console.log(
+    `  targets: WAF off ≥ 0.90× bare: ${ratio(off, bare)}×` +
+      (modsec ? `; new WAF PL1 ≥ 6× nginx + ModSecurity PL1: ${ratio(fresh, modsec)}×` : ''),
+  );
+  console.log(
+    `command: npx tsx bench/edge-proxy.ts ${run.seconds} ${run.rounds}; ${cpus().length} cores, load average ` +
+      `${run.loadBefore} before, ${load()} after`,
+  );
 }
 
 if (process.argv[2] === '--origin') await serveOrigin();

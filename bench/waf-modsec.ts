@@ -104,23 +104,32 @@ export class ModsecServer {
   private constructor(
     private readonly dir: string,
     private readonly child: ChildProcess,
-    private readonly backend: http.Server,
-    private readonly wafPort: number,
-    private readonly proxyPort: number,
+    private readonly backend: http.Server | undefined,
+    readonly wafPort: number,
+    readonly proxyPort: number,
     private readonly agent: http.Agent,
   ) {}
 
-  static async start(paranoiaLevel: number): Promise<ModsecServer> {
+  /**
+   * `backendPort`: proxy to this server on 127.0.0.1 (bench/edge-proxy.ts's origin) instead of a small
+   * backend in this process.
+   */
+  static async start(paranoiaLevel: number, options: { backendPort?: number } = {}): Promise<ModsecServer> {
     const dir = mkdtempSync(join(tmpdir(), 'cairn-bench-modsec-'));
-    const backend = http.createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '11' });
-        res.end('backend ok\n');
+    let backend: http.Server | undefined;
+    let backendPort = options.backendPort;
+    if (backendPort === undefined) {
+      const own = http.createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '11' });
+          res.end('backend ok\n');
+        });
       });
-    });
-    await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
-    const backendPort = (backend.address() as net.AddressInfo).port;
+      await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+      backendPort = (own.address() as net.AddressInfo).port;
+      backend = own;
+    }
     const wafPort = await freePort();
     const proxyPort = await freePort();
     const modsec = readFileSync(MODSEC_CONF, 'utf8')
@@ -157,22 +166,22 @@ export class ModsecServer {
 daemon off; master_process off; worker_processes 1;
 pid ${join(dir, 'nginx.pid')};
 error_log ${join(dir, 'error.log')} warn;
-events { worker_connections 256; }
+events { worker_connections 1024; }
 http {
   access_log off;
   ${temp}
   client_body_buffer_size 128k;
   client_max_body_size 1m;
-  upstream backend { server 127.0.0.1:${backendPort}; keepalive 4; }
+  upstream backend { server 127.0.0.1:${backendPort}; keepalive 64; }
   server {
     listen 127.0.0.1:${wafPort};
     modsecurity on;
     modsecurity_rules_file ${join(dir, 'rules.conf')};
-    location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection ""; }
+    location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $host; }
   }
   server {
     listen 127.0.0.1:${proxyPort};
-    location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection ""; }
+    location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $host; }
   }
 }
 `,
@@ -231,7 +240,8 @@ http {
       await exited;
       clearTimeout(timer);
     }
-    await new Promise<void>((resolve) => this.backend.close(() => resolve()));
+    const backend = this.backend;
+    if (backend) await new Promise<void>((resolve) => backend.close(() => resolve()));
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
