@@ -18,6 +18,7 @@ import {
 import { createPlacemakers, type Placemakers } from '@cairn/placemakers';
 import { createPlaces, loadPlacesConfig, type Places } from '@cairn/places';
 import { placesBackend } from './places-backend.ts';
+import { prepareSandboxDatabase } from './sandbox/database.ts';
 
 async function hasCairnTables(db: Queryable): Promise<boolean> {
   const { rows } = await db.query<{ t: string | null }>("SELECT to_regclass('cairn_migrations')::text AS t");
@@ -65,7 +66,13 @@ export class NoDatabaseError extends Error {
  */
 export async function openRuntime(
   config: Readonly<Config>,
-  options: { log?: Logger; clock?: Clock; create?: boolean } = {},
+  options: {
+    log?: Logger;
+    clock?: Clock;
+    create?: boolean;
+    /** Sandbox mode: refuse a database not created in it, mark a new one (before the migrations). */
+    sandbox?: boolean;
+  } = {},
 ): Promise<Runtime> {
   const log = options.log ?? createLogger(config.logLevel);
   if (options.create === false && !config.databaseUrl && !existsSync(join(config.dataDir, 'pgdata'))) {
@@ -80,6 +87,7 @@ export async function openRuntime(
         'the database at DATABASE_URL has no Cairn tables; nothing was created. Create them with "cairn migrate" (or "cairn serve"), or point DATABASE_URL at an existing Cairn database',
       );
     }
+    if (options.sandbox) await prepareSandboxDatabase(db);
     const deps: AppDeps = { config, db, clock: options.clock ?? systemClock, log, metrics: createMetrics() };
     const composed = composeServices(deps);
     await migrate(

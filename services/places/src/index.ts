@@ -99,6 +99,8 @@ export function createPlaces(
     },
     take: (credentialId) => current.take(credentialId),
     close: () => current.close(),
+    // The shared stores' buckets are rows (restored with the database); the local ones are in memory.
+    clear: () => local.clear?.(),
   };
   function sharedLimiter(): RateLimiter {
     if (rateStore === 'memory') return local;

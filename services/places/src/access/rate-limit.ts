@@ -21,6 +21,8 @@ export interface RateLimiter {
   /** Takes one token; when there is none, how many seconds until there will be. */
   take(credentialId: string): Promise<RateDecision>;
   close(): Promise<void>;
+  /** Forgets the buckets this process holds (a sandbox's restore puts older ones back in the database). */
+  clear?(): void;
 }
 
 /** A bucket after `elapsedMs` of refill and one attempt to take a token. Every store decides with this. */
@@ -62,6 +64,9 @@ export function createMemoryRateLimiter(clock: Clock, options: RateOptions): Rat
       return decision(after.taken, after.tokens, options);
     },
     async close() {},
+    clear() {
+      buckets.clear();
+    },
   };
 }
 

@@ -1,0 +1,234 @@
+import { randomBytes } from 'node:crypto';
+import { badRequest, type CairnError, type Db, notFound, type Queryable } from '@cairn/kit';
+import { SANDBOX_TABLE_PREFIX, SNAPSHOTS_TABLE } from './database.ts';
+
+/** A snapshot as listed. */
+export interface SnapshotInfo {
+  name: string;
+  createdAt: string;
+  tables: number;
+  rows: number;
+}
+
+interface Table {
+  name: string;
+  columns: string[];
+  /** Has a GENERATED ALWAYS identity column: inserts need OVERRIDING SYSTEM VALUE. */
+  identityAlways: boolean;
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+const SEQUENCES = 'cairn_snapshot_sequences';
+
+export const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+
+export function checkSnapshotName(name: unknown): string {
+  if (typeof name !== 'string' || !NAME.test(name)) {
+    throw badRequest(
+      `a snapshot name is 1 to 63 letters, digits, ".", "_" or "-", starting with a letter or digit; got ${JSON.stringify(name)?.slice(0, 80) ?? 'nothing'}`,
+      { parameter: 'name' },
+    );
+  }
+  return name;
+}
+
+/** Cairn's tables in the current schema, in an order where every table comes after those it references. */
+async function cairnTables(db: Queryable): Promise<Table[]> {
+  const { rows } = await db.query<{ name: string; columns: string[]; identity_always: boolean }>(
+    `SELECT c.relname AS name,
+            array_agg(a.attname::text ORDER BY a.attnum) AS columns,
+            bool_or(a.attidentity = 'a') AS identity_always
+       FROM pg_class c
+       JOIN pg_namespace n ON n.oid = c.relnamespace
+       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
+      WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+        AND c.relname <> 'cairn_migrations' AND left(c.relname, ${SANDBOX_TABLE_PREFIX.length}) <> $1
+      GROUP BY c.relname
+      ORDER BY c.relname`,
+    [SANDBOX_TABLE_PREFIX],
+  );
+  const edges = await db.query<{ child: string; parent: string }>(
+    `SELECT ch.relname AS child, pa.relname AS parent
+       FROM pg_constraint k
+       JOIN pg_class ch ON ch.oid = k.conrelid
+       JOIN pg_class pa ON pa.oid = k.confrelid
+       JOIN pg_namespace n ON n.oid = ch.relnamespace
+      WHERE k.contype = 'f' AND n.nspname = current_schema() AND ch.oid <> pa.oid`,
+  );
+  const parents = new Map<string, Set<string>>();
+  for (const e of edges.rows) {
+    if (!parents.has(e.child)) parents.set(e.child, new Set());
+    parents.get(e.child)!.add(e.parent);
+  }
+  const byName = new Map(rows.map((r) => [r.name, r]));
+  const ordered: Table[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (name: string) => {
+    const seen = state.get(name);
+    if (seen === 'done') return;
+    // A cycle of foreign keys: the insert order can't satisfy it (none exists among Cairn's tables).
+    if (seen === 'visiting') throw new Error(`sandbox snapshots: a foreign-key cycle through table ${name}`);
+    state.set(name, 'visiting');
+    for (const parent of parents.get(name) ?? []) if (byName.has(parent)) visit(parent);
+    state.set(name, 'done');
+    const row = byName.get(name)!;
+    ordered.push({ name, columns: row.columns, identityAlways: row.identity_always });
+  };
+  for (const r of rows) visit(r.name);
+  return ordered;
+}
+
+async function sequences(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = current_schema() AND c.relkind = 'S' ORDER BY 1`,
+  );
+  return rows.map((r) => r.name);
+}
+
+/**
+ * Snapshots of every Cairn table, kept in the database itself (one schema per snapshot), so they work alike
+ * on the embedded database and on PostgreSQL and survive a restart. Taking one copies each table
+ * (CREATE TABLE … AS SELECT) and each sequence's position; restoring empties every table and copies the rows
+ * back in one transaction, parents before children, sequences included: other connections see the old state
+ * or the new one, never a mix.
+ */
+export class SnapshotStore {
+  constructor(private readonly db: Db) {}
+
+  async list(): Promise<SnapshotInfo[]> {
+    const { rows } = await this.db.query<{ name: string; created_at: Date; tables: number; rows: number }>(
+      `SELECT name, created_at, tables, rows FROM ${SNAPSHOTS_TABLE} ORDER BY created_at, name`,
+    );
+    return rows.map((r) => ({
+      name: r.name,
+      createdAt: new Date(r.created_at).toISOString(),
+      tables: r.tables,
+      rows: Number(r.rows),
+    }));
+  }
+
+  async has(name: string): Promise<boolean> {
+    const { rows } = await this.db.query(`SELECT 1 FROM ${SNAPSHOTS_TABLE} WHERE name = $1`, [name]);
+    return rows.length > 0;
+  }
+
+  /** Takes a snapshot; one of the same name is replaced. `at` is the sandbox clock's time. */
+  async take(name: string, at: Date): Promise<SnapshotInfo & { replaced: boolean }> {
+    checkSnapshotName(name);
+    const schema = `cairn_snap_${randomBytes(6).toString('hex')}`;
+    return this.db.transaction(async (tx) => {
+      const old = await this.drop(tx, name);
+      const tables = await cairnTables(tx);
+      await tx.exec(`CREATE SCHEMA ${quote(schema)}`);
+      let total = 0;
+      for (const t of tables) {
+        const cols = t.columns.map(quote).join(', ');
+        await tx.exec(
+          `CREATE TABLE ${quote(schema)}.${quote(t.name)} AS SELECT ${cols} FROM ${quote(t.name)}`,
+        );
+        const { rows } = await tx.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM ${quote(schema)}.${quote(t.name)}`,
+        );
+        total += rows[0]?.n ?? 0;
+      }
+      await tx.exec(
+        `CREATE TABLE ${quote(schema)}.${SEQUENCES} (name text PRIMARY KEY, last_value bigint NOT NULL, is_called boolean NOT NULL)`,
+      );
+      for (const s of await sequences(tx)) {
+        await tx.query(
+          `INSERT INTO ${quote(schema)}.${SEQUENCES} (name, last_value, is_called) SELECT $1, last_value, is_called FROM ${quote(s)}`,
+          [s],
+        );
+      }
+      await tx.query(
+        `INSERT INTO ${SNAPSHOTS_TABLE} (name, schema_name, created_at, tables, rows) VALUES ($1, $2, $3, $4, $5)`,
+        [name, schema, at, tables.length, total],
+      );
+      return { name, createdAt: at.toISOString(), tables: tables.length, rows: total, replaced: old };
+    });
+  }
+
+  /** Puts every table back as it was when the snapshot was taken. */
+  async restore(name: string, inTransaction?: (tx: Queryable) => Promise<void>): Promise<SnapshotInfo> {
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<{
+        schema_name: string;
+        created_at: Date;
+        tables: number;
+        rows: number;
+      }>(`SELECT schema_name, created_at, tables, rows FROM ${SNAPSHOTS_TABLE} WHERE name = $1 FOR UPDATE`, [
+        name,
+      ]);
+      const found = rows[0];
+      if (!found) throw await this.unknown(tx, name);
+      const schema = quote(found.schema_name);
+      const tables = await cairnTables(tx);
+      const saved = await tx.query<{ table: string; column: string }>(
+        `SELECT c.relname AS "table", a.attname AS "column"
+           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+           JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+          WHERE n.nspname = $1 AND c.relkind = 'r'`,
+        [found.schema_name],
+      );
+      const savedColumns = new Map<string, Set<string>>();
+      for (const r of saved.rows) {
+        if (!savedColumns.has(r.table)) savedColumns.set(r.table, new Set());
+        savedColumns.get(r.table)!.add(r.column);
+      }
+      if (tables.length > 0) await tx.exec(`TRUNCATE ${tables.map((t) => quote(t.name)).join(', ')}`);
+      for (const t of tables) {
+        const have = savedColumns.get(t.name);
+        if (!have) continue; // a table made after the snapshot: left empty
+        const cols = t.columns
+          .filter((c) => have.has(c))
+          .map(quote)
+          .join(', ');
+        const overriding = t.identityAlways ? ' OVERRIDING SYSTEM VALUE' : '';
+        await tx.exec(
+          `INSERT INTO ${quote(t.name)} (${cols})${overriding} SELECT ${cols} FROM ${schema}.${quote(t.name)}`,
+        );
+      }
+      const current = new Set(await sequences(tx));
+      const positions = await tx.query<{ name: string; last_value: number; is_called: boolean }>(
+        `SELECT name, last_value, is_called FROM ${schema}.${SEQUENCES}`,
+      );
+      for (const s of positions.rows) {
+        if (current.has(s.name)) {
+          await tx.query('SELECT setval($1::regclass, $2, $3)', [quote(s.name), s.last_value, s.is_called]);
+        }
+      }
+      await inTransaction?.(tx);
+      return {
+        name,
+        createdAt: new Date(found.created_at).toISOString(),
+        tables: found.tables,
+        rows: Number(found.rows),
+      };
+    });
+  }
+
+  async remove(name: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (!(await this.drop(tx, name))) throw await this.unknown(tx, name);
+    });
+  }
+
+  private async drop(tx: Queryable, name: string): Promise<boolean> {
+    const { rows } = await tx.query<{ schema_name: string }>(
+      `DELETE FROM ${SNAPSHOTS_TABLE} WHERE name = $1 RETURNING schema_name`,
+      [name],
+    );
+    const schema = rows[0]?.schema_name;
+    if (schema) await tx.exec(`DROP SCHEMA IF EXISTS ${quote(schema)} CASCADE`);
+    return schema !== undefined;
+  }
+
+  private async unknown(tx: Queryable, name: string): Promise<CairnError> {
+    const { rows } = await tx.query<{ name: string }>(`SELECT name FROM ${SNAPSHOTS_TABLE} ORDER BY name`);
+    const known = rows.map((r) => JSON.stringify(r.name));
+    return notFound(
+      `No snapshot named ${JSON.stringify(name.slice(0, 100))}; ${known.length > 0 ? `there are: ${known.join(', ')}` : 'there are none (create one with POST /_cairn/snapshots)'}`,
+    );
+  }
+}
