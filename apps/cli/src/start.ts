@@ -41,6 +41,11 @@ export interface CairnServer {
   demoPlaces?: { seeded: number; ms: number };
   /** The demo zone and login created on this start, if any. */
   edgeDemo?: EdgeDemo;
+  /**
+   * Before a graceful stop: /readyz answers 503 from now on while every request is still served, for
+   * SHUTDOWN_DRAIN_MS, so a load balancer stops sending requests here first. Then call close().
+   */
+  drain(): Promise<void>;
   /** Stops the API and the proxy (graceful); the runtime (database, services) stays open for its owner to close. */
   close(): Promise<void>;
 }
@@ -88,6 +93,7 @@ export async function startCairnServer(
       newServiceKey: boot?.newServiceKey !== undefined,
       ...(places.demo ? { demoPlaces: places.demo } : {}),
       ...(edgeDemo ? { edgeDemo } : {}),
+      drain: () => app.drain(config.shutdownDrainMs),
       async close() {
         adminSocket?.close();
         await Promise.all([app.close(), runtime.edge.stopProxy()]);

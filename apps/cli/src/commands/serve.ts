@@ -52,13 +52,20 @@ export const serve: CommandSpec = {
       const stop = (signal: string) => {
         if (stopping) process.exit(1); // a second signal: stop now
         stopping = true;
-        log.info({ signal }, 'shutting down');
-        const force = setTimeout(() => {
-          log.error('graceful shutdown timed out; exiting');
-          process.exit(1);
-        }, config.shutdownGraceMs);
-        force.unref();
-        void server.close().then(() => done(), done);
+        log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down');
+        // First /readyz turns 503 while requests are still served (SHUTDOWN_DRAIN_MS), so a load balancer
+        // takes this host out before its connections are refused; then requests in flight get the grace.
+        void server
+          .drain()
+          .then(() => {
+            const force = setTimeout(() => {
+              log.error('graceful shutdown timed out; exiting');
+              process.exit(1);
+            }, config.shutdownGraceMs);
+            force.unref();
+            return server.close();
+          })
+          .then(() => done(), done);
       };
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
