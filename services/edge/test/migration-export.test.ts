@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { runCommand } from '@cairn/cli';
+import { runCommand } from '../../../apps/cli/src/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hclString } from '../src/api/migration/iac/hcl.ts';
 import { exportTerraform, findZone, MANAGED_PACKAGE_ID, renderTerraform } from '../src/index.ts';

@@ -1,4 +1,4 @@
-import { runCommand } from '@cairn/cli';
+import { runCommand } from '../../../apps/cli/src/index.ts';
 import { createOrganization, createServiceKey } from '@cairn/identity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -19,7 +19,13 @@ function refuseDuplicates(list: CatalogueEntry[]): CatalogueEntry[] {
 
 /** Imports the module of one command (and so only the services that command uses). */
 export async function loadCommand(entry: CatalogueEntry): Promise<Command> {
-  const module = (await import(entry.module)) as Record<string, CommandSpec | undefined>;
+  // A template literal the bundler understands (the package build bundles every ./<name>.ts here).
+  const name = /^\.\/([a-z0-9-]+)\.ts$/.exec(entry.module)?.[1];
+  if (!name)
+    throw new Error(
+      `commands/catalogue.json: "${entry.name}" names the module ${entry.module}; expected ./<name>.ts`,
+    );
+  const module = (await import(`./${name}.ts`)) as Record<string, CommandSpec | undefined>;
   const spec = module[entry.export];
   if (typeof spec?.run !== 'function') {
     throw new Error(
