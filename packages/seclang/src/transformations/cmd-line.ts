@@ -15,7 +15,9 @@ export const cmdLine: TransformationDef = {
   name: 'cmdLine',
   transform(input) {
     if (!SPECIAL.test(input)) return asciiLower(input);
-    // runs of kept characters are copied as slices
+    // Runs of kept characters are copied as slices; a separator's space is written only once the
+    // next kept character shows it is not followed by / or ( (taking it back off a long string
+    // would copy the whole output each time: quadratic on `a '(` repeated).
     let out = '';
     let space = false;
     let start = 0;
@@ -23,25 +25,18 @@ export const cmdLine: TransformationDef = {
     for (let i = 0; i < n; i++) {
       const c = input.charCodeAt(i);
       const kind = c < 256 ? KIND[c]! : 0;
-      if (kind === 0) {
-        space = false;
-        continue;
-      }
-      if (kind === 3) {
+      if (kind === 0 || kind === 3) {
         if (space) {
-          // drop the space before / or (
-          out = out.slice(0, -1);
+          if (kind === 0) out += ' '; // a space before / or ( is dropped
           space = false;
         }
         continue;
       }
       out += input.slice(start, i);
       start = i + 1;
-      if (kind === 2 && !space) {
-        out += ' ';
-        space = true;
-      }
+      if (kind === 2) space = true;
     }
+    if (space) out += ' ';
     out = asciiLower(out + input.slice(start));
     return out === input ? input : out;
   },
