@@ -8,6 +8,7 @@ import {
   type Config,
   createLogger,
   createMetrics,
+  type Db,
   type Logger,
   migrate,
   openDb,
@@ -72,6 +73,10 @@ export async function openRuntime(
     create?: boolean;
     /** Sandbox mode: refuse a database not created in it, mark a new one (before the migrations). */
     sandbox?: boolean;
+    /** An open database to use instead of the configured one (startCairn's in-memory PGlite); closed by close(). */
+    db?: Db;
+    /** Where the services read their own settings (PLACES_*, EDGE_*, CAIRN_CRS_DIR). Default process.env. */
+    env?: NodeJS.ProcessEnv;
   } = {},
 ): Promise<Runtime> {
   const log = options.log ?? createLogger(config.logLevel);
@@ -80,7 +85,7 @@ export async function openRuntime(
       `there is no Cairn database in ${resolve(config.dataDir)} (CAIRN_DATA_DIR) and no server running there; nothing was created. Start Cairn with "cairn serve" (or create the database with "cairn migrate"), or point CAIRN_DATA_DIR or DATABASE_URL at an existing one`,
     );
   }
-  const db = await openDb(config, log);
+  const db = options.db ?? (await openDb(config, log));
   try {
     if (options.create === false && config.databaseUrl && !(await hasCairnTables(db))) {
       throw new NoDatabaseError(
@@ -89,7 +94,7 @@ export async function openRuntime(
     }
     if (options.sandbox) await prepareSandboxDatabase(db);
     const deps: AppDeps = { config, db, clock: options.clock ?? systemClock, log, metrics: createMetrics() };
-    const composed = composeServices(deps);
+    const composed = composeServices(deps, options.env);
     await migrate(
       db,
       composed.modules.flatMap((s) => s.migrations),

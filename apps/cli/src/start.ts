@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { bootstrapEdgeDemo, type EdgeDemo } from '@cairn/edge';
 import { bootstrapDemo } from '@cairn/identity';
-import { createApp } from '@cairn/kit';
+import { createApp, type ServiceModule } from '@cairn/kit';
 import { startAdminSocket } from './admin-socket.ts';
 import { execute } from './execute.ts';
 import { bufferedOutput } from './output.ts';
@@ -22,6 +22,8 @@ export interface StartServerOptions {
    * Default true; an in-memory database has no data directory to put it in.
    */
   adminSocket?: boolean;
+  /** More modules served with the services (the sandbox controls). */
+  modules?: readonly ServiceModule[];
 }
 
 /** A running Cairn: every API on one port, the edge proxy on another. */
@@ -64,7 +66,7 @@ export async function startCairnServer(
   // The web apps were built by the install step (npm run build); start only checks they are there.
   await runtime.placemakers.start();
   runtime.edge.checkDashboardBuilt();
-  const app = await createApp(runtime.deps, runtime.services);
+  const app = await createApp(runtime.deps, [...(options.modules ?? []), ...runtime.services]);
   let listening = false;
   try {
     await runtime.identity.start();

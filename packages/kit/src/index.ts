@@ -11,7 +11,7 @@ export { type Config, ConfigError, loadConfig } from './config.ts';
 export { DataDirInUseError, lockHolder } from './db/lockfile.ts';
 export { type Migration, migrate, migrationsDigest, migrationsFromDir } from './db/migrations.ts';
 export { openDb } from './db/open.ts';
-export { openPglite } from './db/pglite.ts';
+export { openPglite, pgliteOptions, wrapPglite } from './db/pglite.ts';
 export { openPostgres } from './db/postgres.ts';
 export { createTestDb, type TestDb, testDatabaseUrl } from './db/test-db.ts';
 export type { Db, Engine, Queryable, QueryOptions, QueryResult } from './db/types.ts';

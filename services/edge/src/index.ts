@@ -65,7 +65,7 @@ export { MANAGED_PACKAGE_ID, OWASP_PACKAGE_ID } from './api/waf-legacy/catalogue
 export { assertLegacyWaf } from './api/waf-legacy/service.ts';
 export { atLeast, findPlan, PLAN_NAMES, type PlanName, RULES_PLAN } from './api/zones/plans.ts';
 export { changeZone, createZone, zoneJson } from './api/zones/service.ts';
-export { wafSettingOn } from './api/zones/settings.ts';
+export { findSetting, SETTINGS, wafSettingOn, writeSetting } from './api/zones/settings.ts';
 export {
   findZone,
   findZoneByName,

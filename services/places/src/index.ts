@@ -30,6 +30,7 @@ export { DEMO_SEED, seedDemo } from './demo.ts';
 export type { PlacesDeps } from './deps.ts';
 export * from './edits/index.ts';
 export { type GenerateOptions, generatePlaces, MAX_GENERATE } from './generate/run.ts';
+export { BadRow, type RowValue, toPlaceRecord } from './import/row.ts';
 export { type ImportOptions, type ImportResult, importPlacesFile } from './import/run.ts';
 export { placesMigrations } from './migrations.ts';
 export { type City, gazetteer } from './reference/cities.ts';

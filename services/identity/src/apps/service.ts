@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { badRequest, generateToken, hashToken, newId, notFound, tokenHint } from '@cairn/kit';
+import { badRequest, generateToken, hashToken, newId, notFound, tokenHint, tokenKindOf } from '@cairn/kit';
 import { announceRevoked } from '../auth/revocations.ts';
 import type { IdentityDeps } from '../deps.ts';
 import {
@@ -30,7 +30,12 @@ export interface NewApp {
   embedOrigins?: string[];
   /** Require PKCE (S256) for this app's authorization requests; off by default, as the seed's flow has none. */
   pkceRequired?: boolean;
+  /** Given values instead of generated ones (fixtures): 48 of A–Z and 0–9, and "cs_" + 43 base64url. */
+  clientId?: string;
+  clientSecret?: string;
 }
+
+const CLIENT_ID = /^[A-Z0-9]{48}$/;
 
 /** Registers an application; the client secret is returned this once (only its hash is stored). */
 export async function registerApp(
@@ -43,12 +48,18 @@ export async function registerApp(
   if (input.redirectUris.length > 20) throw badRequest('Register at most 20 redirect URIs');
   const redirectUris = [...new Set(input.redirectUris.map(checkRedirectUri))];
   const embedOrigins = [...new Set((input.embedOrigins ?? []).map(checkEmbedOrigin))];
-  const clientSecret = generateToken('clientSecret');
+  if (input.clientId !== undefined && !CLIENT_ID.test(input.clientId))
+    throw badRequest('A client id is 48 upper-case letters and digits', { parameter: 'client_id' });
+  if (input.clientSecret !== undefined && tokenKindOf(input.clientSecret) !== 'clientSecret')
+    throw badRequest('A client secret is "cs_" followed by 43 base64url characters', {
+      parameter: 'client_secret',
+    });
+  const clientSecret = input.clientSecret ?? generateToken('clientSecret');
   const app: App = {
     id: newId(),
     organizationId: input.organizationId,
     name,
-    clientId: newClientId(),
+    clientId: input.clientId ?? newClientId(),
     secretHint: tokenHint(clientSecret),
     redirectUris,
     embedOrigins,
