@@ -115,7 +115,6 @@ export class SnapshotStore {
 
   /** Takes a snapshot; one of the same name is replaced. `at` is the sandbox clock's time. */
   async take(name: string, at: Date): Promise<SnapshotInfo & { replaced: boolean }> {
-    checkSnapshotName(name);
     const schema = `cairn_snap_${randomBytes(6).toString('hex')}`;
     return this.db.transaction(async (tx) => {
       const old = await this.drop(tx, name);
@@ -225,7 +224,9 @@ export class SnapshotStore {
   }
 
   private async unknown(tx: Queryable, name: string): Promise<CairnError> {
-    const { rows } = await tx.query<{ name: string }>(`SELECT name FROM ${SNAPSHOTS_TABLE} ORDER BY name`);
+    const { rows } = await tx.query<{ name: string }>(
+      `SELECT name FROM ${SNAPSHOTS_TABLE} WHERE left(name, 1) <> '@' ORDER BY name`,
+    );
     const known = rows.map((r) => JSON.stringify(r.name));
     return notFound(
       `No snapshot named ${JSON.stringify(name.slice(0, 100))}; ${known.length > 0 ? `there are: ${known.join(', ')}` : 'there are none (create one with POST /_cairn/snapshots)'}`,
