@@ -346,3 +346,108 @@ describe('fields, details, cursors', () => {
     expect(none.body.message).toBe('Match not found');
   });
 });
+
+describe('parameters checked by the route schemas', () => {
+  it('takes an integer only as decimal digits, and says which parameter and what it must be', async () => {
+    for (const [query, message] of [
+      ['limit=10abc', 'Invalid limit: "10abc" is not an integer from 1 to 50'],
+      ['limit=1e1', 'Invalid limit: "1e1" is not an integer from 1 to 50'],
+      ['limit=%205', 'Invalid limit: " 5" is not an integer from 1 to 50'],
+      ['limit=+5', 'Invalid limit: " 5" is not an integer from 1 to 50'],
+      ['limit=0x10', 'Invalid limit: "0x10" is not an integer from 1 to 50'],
+      ['limit=5.0', 'Invalid limit: "5.0" is not an integer from 1 to 50'],
+      ['limit=', 'Invalid limit: "" is not an integer from 1 to 50'],
+      ['limit=51', 'Invalid limit: "51" is not an integer from 1 to 50'],
+      ['limit=0', 'Invalid limit: "0" is not an integer from 1 to 50'],
+      ['limit=-1', 'Invalid limit: "-1" is not an integer from 1 to 50'],
+      ['limit=1&limit=2', 'Invalid limit: given more than once; give it once'],
+      ['radius=100001&ll=1,1', 'Invalid radius: "100001" is not an integer from 0 to 100000'],
+      ['min_price=5', 'Invalid min_price: "5" is not an integer from 1 to 4'],
+      ['min_price=3&max_price=2', 'Invalid max_price: 2 is below min_price 3'],
+      ['open_now=yes', 'Invalid open_now: "yes" is not true or false (1 and 0 are taken too)'],
+      ['sort=BEST', 'Invalid sort: "BEST" is not one of RELEVANCE, RATING, DISTANCE, POPULARITY'],
+      ['tel_format=x', 'Invalid tel_format: use NATIONAL or E164'],
+      [
+        'open_at=8T1000',
+        'Invalid open_at: "8T1000" is not DOWTHHMM (day 1 = Monday … 7 = Sunday, T, 24-hour time), e.g. 1T2130',
+      ],
+      [
+        'll=91,0',
+        'Invalid ll: "91,0" is not "latitude,longitude" with latitude from -90 to 90 and longitude from -180 to 180 (e.g. 40.7484,-73.9857)',
+      ],
+      ['fields=name,fsq_id,geocodes', "Unexpected field(s): 'fsq_id,geocodes' provided."],
+      ['fields=name,name', "Unexpected field(s): 'name' provided. Each field may be named once in fields."],
+      [
+        'fsq_chain_ids=a,$',
+        'Invalid fsq_chain_ids: "a,$" is not a comma-separated list of 1 to 50 ids (letters, digits, _ and -)',
+      ],
+      ['query=%20%20', 'Invalid query: give 1 to 200 characters of text'],
+    ] as const) {
+      const res = await callPlaces(f, `/places/search?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.message, query).toBe(message);
+    }
+    for (const [path, message] of [
+      ['/autocomplete', 'Invalid query: query is required: give at least 3 characters'],
+      ['/autocomplete?query=%20ab%20', 'Invalid query: give 3 to 100 characters'],
+      [
+        '/autocomplete?query=abc&types=place,city',
+        'Invalid types: "place,city" is not a comma list of place, search, geo',
+      ],
+      ['/places/match?ll=1,1', 'Invalid name: name is required: the business name to match'],
+      ['/places/match?name=Cafe&cc=FRA', 'Invalid cc: "FRA" is not a two-letter country code'],
+      [`/places/${all[0]!.id}?tel_format=E.164`, 'Invalid tel_format: use NATIONAL or E164'],
+    ] as const) {
+      const res = await callPlaces(f, path);
+      expect(res.status, path).toBe(400);
+      expect(res.body.message, path).toBe(message);
+    }
+  });
+
+  it('takes plain forms: digits with leading zeros, 1 and 0 for booleans, an enum member in any case', async () => {
+    const res = await callPlaces(
+      f,
+      `/places/search?ll=${PARIS.lat},${PARIS.lon}&limit=05&open_now=0&sort=distance`,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.results).toHaveLength(5);
+  });
+
+  it('documents each parameter with its type, range, enum and pattern in /openapi.json', async () => {
+    const spec = (await (await fetch(`${f.baseUrl}/openapi.json`)).json()) as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          { parameters: { name: string; in: string; required?: boolean; schema: Record<string, unknown> }[] }
+        >
+      >;
+    };
+    const parameters = Object.fromEntries(
+      spec.paths['/places/search']!.get!.parameters.map((p) => [`${p.in}:${p.name}`, p]),
+    );
+    expect(parameters['query:limit']!.schema).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 50,
+      default: 10,
+    });
+    expect(parameters['query:radius']!.schema).toMatchObject({
+      type: 'integer',
+      minimum: 0,
+      maximum: 100000,
+    });
+    expect(parameters['query:sort']!.schema).toMatchObject({
+      enum: ['RELEVANCE', 'RATING', 'DISTANCE', 'POPULARITY'],
+    });
+    expect(parameters['query:open_now']!.schema).toMatchObject({ type: 'boolean' });
+    expect(parameters['query:ll']!.schema.pattern).toEqual(expect.any(String));
+    expect(parameters['query:fields']!.schema.pattern).toContain('veracity_rating');
+    expect(parameters['header:x-places-api-version']).toMatchObject({
+      required: true,
+      schema: { enum: ['2025-06-17'] },
+    });
+    const autocomplete = spec.paths['/autocomplete']!.get!.parameters.find((p) => p.name === 'query')!;
+    expect(autocomplete.required).toBe(true);
+  });
+});

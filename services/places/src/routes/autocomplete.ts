@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { PlacesDeps } from '../deps.ts';
 import { autocomplete } from '../search/autocomplete.ts';
-import type { RawQuery } from '../search/params.ts';
 import { AutocompleteQuery, AutocompleteResponse, errorResponses, PlacesHeaders } from './schemas.ts';
 
 export function autocompleteRoute(app: FastifyInstance, deps: PlacesDeps) {
@@ -18,6 +17,6 @@ export function autocompleteRoute(app: FastifyInstance, deps: PlacesDeps) {
         response: { 200: AutocompleteResponse, ...errorResponses },
       },
     },
-    async (request) => autocomplete(deps, request.query as RawQuery),
+    async (request) => autocomplete(deps, request.query),
   );
 }

@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { PlacesDeps } from '../deps.ts';
 import { placeDetails } from '../search/details.ts';
-import type { RawQuery } from '../search/params.ts';
 import {
   DetailsParams,
   DetailsQuery,
@@ -26,6 +25,6 @@ export function detailsRoute(app: FastifyInstance, deps: PlacesDeps) {
         response: { 200: Place, ...errorResponses },
       },
     },
-    async (request) => placeDetails(deps, request.params.fsq_place_id, request.query as RawQuery),
+    async (request) => placeDetails(deps, request.params.fsq_place_id, request.query),
   );
 }

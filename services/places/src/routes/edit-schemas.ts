@@ -1,15 +1,22 @@
 import { Type } from 'typebox';
+import { FLAG_PROBLEMS } from '../edits/flag-merge.ts';
+import { REMOVE_REASONS } from '../edits/suggest.ts';
+import { VOTE_VALUES } from '../edits/types.ts';
+import { boolean, idList, integer, latLng, oneOf, PLACE_ID_PATTERN, someText, text } from './schemas.ts';
 
-/** Route schemas of the suggested-edit endpoints: documentation; values are checked in edits/. */
-const text = (description: string) =>
-  Type.Optional(Type.String({ description, 'x-message': 'must be given once, as text' }));
-
-const DRY_RUN = text(
+/**
+ * Route schemas of the suggested-edit endpoints. Ajv checks each value's type, range and shape; the edit
+ * functions check what the schemas can't say (an id that names no place, a field that can't be cleared, …)
+ * and refuse parameters the endpoint does not take.
+ */
+const DRY_RUN = boolean(
   'true: validate and answer with what would be created (and whether it would apply), writing nothing',
 );
 const COMMENT = text('A note for voters, at most 1000 characters');
 
-export const PlaceIdParams = Type.Object({ fsq_place_id: Type.String({ description: 'The place id' }) });
+export const PlaceIdParams = Type.Object({
+  fsq_place_id: Type.String({ description: 'The place id', pattern: PLACE_ID_PATTERN }),
+});
 export const EditIdParams = Type.Object({ edit_id: Type.String({ description: 'The suggested edit id' }) });
 
 const FIELDS = {
@@ -33,11 +40,11 @@ const FIELDS = {
 
 export const SuggestEditQuery = Type.Object({
   ...FIELDS,
-  add_fsq_category_ids: text('Categories to add (comma list of ids)'),
-  remove_fsq_category_ids: text('Categories to remove'),
+  add_fsq_category_ids: idList('Categories to add (comma list of ids)'),
+  remove_fsq_category_ids: idList('Categories to remove'),
   primary_fsq_category_id: text('The category to list first'),
-  add_fsq_chain_ids: text('Chains to add'),
-  remove_fsq_chain_ids: text('Chains to remove'),
+  add_fsq_chain_ids: idList('Chains to add'),
+  remove_fsq_chain_ids: idList('Chains to remove'),
   primary_fsq_chain_id: text('The chain to list first'),
   chains: text('The whole chain list (not with add/remove/primary_fsq_chain_id)'),
   unset_fields: text(
@@ -48,7 +55,11 @@ export const SuggestEditQuery = Type.Object({
 });
 
 export const SuggestRemoveQuery = Type.Object({
-  reason: text('Required: CLOSED, DOESNT_EXIST, INAPPROPRIATE, NOT_CLOSED, OTHER or PRIVATE'),
+  reason: Type.Enum([...REMOVE_REASONS], {
+    description: 'Why the place should go',
+    'x-message': `{value} is not one of ${REMOVE_REASONS.join(', ')}`,
+    'x-required': `one of ${REMOVE_REASONS.join(', ')}`,
+  }),
   comment: COMMENT,
   dry_run: DRY_RUN,
 });
@@ -57,15 +68,18 @@ export const SuggestFlagQuery = Type.Object({
   fields: text(
     'Fields that are wrong: address, latitude, longitude, locality, name, tel, postcode, region, state, website, placeActions',
   ),
-  problem: text(
-    'Or a problem: closed, doesnt_exist, duplicate, inappropriate, incorrect_items, locationreview, mislocated, not_closed, other, private, public, suspicious_hours',
-  ),
+  problem: oneOf(FLAG_PROBLEMS, 'Or a problem with the place'),
   comment: COMMENT,
   dry_run: DRY_RUN,
 });
 
 export const SuggestMergeQuery = Type.Object({
-  duplicate_fsq_place_ids: text('Required: comma list of the places that duplicate this one (at most 10)'),
+  duplicate_fsq_place_ids: Type.String({
+    description: 'Comma list of the places that duplicate this one (at most 10)',
+    pattern: '^\\s*[A-Za-z0-9_-]{1,64}\\s*(?:,\\s*[A-Za-z0-9_-]{1,64}\\s*){0,9}$',
+    'x-message': '{value} is not a comma list of 1 to 10 place ids',
+    'x-required': 'comma list of the ids of the places that duplicate this one',
+  }),
   comment: COMMENT,
   dry_run: DRY_RUN,
 });
@@ -83,23 +97,34 @@ export const SuggestPlaceQuery = Type.Object({
 
 export const StatusQuery = Type.Object({
   suggested_edit_ids: text('Comma list of edit ids; default: the caller’s own edits, newest first'),
-  limit: text('0–50, default 10'),
+  limit: integer(0, 50, 'Edits', 10),
 });
 
 export const ReviewQuery = Type.Object({
-  near: text('A city, e.g. "Paris, FR"'),
-  ne: text('North-east corner, with sw'),
-  sw: text('South-west corner, with ne'),
-  ll: text('Latitude,longitude, with radius'),
-  radius: text('Metres around ll or near, 0–100000 (default 22000 around ll)'),
-  limit: text('Places, 1–50, default 10'),
+  near: someText('A city, e.g. "Paris, FR"', 200, 'give a place name such as "Chicago, IL"'),
+  ne: latLng('North-east corner, with sw'),
+  sw: latLng('South-west corner, with ne'),
+  ll: latLng('Latitude,longitude, with radius'),
+  radius: integer(
+    0,
+    100_000,
+    'Metres around ll or near (default 22000 around ll, the city’s size around near)',
+  ),
+  limit: integer(1, 50, 'Places', 10),
 });
 
-export const VoteQuery = Type.Object({ vote: text('Required: approve, reject or skip'), dry_run: DRY_RUN });
+export const VoteQuery = Type.Object({
+  vote: Type.Enum([...VOTE_VALUES], {
+    description: 'The vote',
+    'x-message': `{value} is not one of ${VOTE_VALUES.join(', ')}`,
+    'x-required': VOTE_VALUES.join(', '),
+  }),
+  dry_run: DRY_RUN,
+});
 
 export const HistoryQuery = Type.Object({
-  limit: text('1–100, default 50'),
-  before: text('An item id: older items only (paging back)'),
+  limit: integer(1, 100, 'Items', 50),
+  before: integer(1, 999_999_999, 'An item id: older items only (paging back)'),
 });
 
 const Json = Type.Unknown({ description: 'A JSON value' });

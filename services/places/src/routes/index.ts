@@ -22,6 +22,7 @@ import { suggestPlaceRoute } from './suggest-place.ts';
 import { suggestRemoveRoute } from './suggest-remove.ts';
 import { suggestReviewRoute } from './suggest-review.ts';
 import { suggestStatusRoute } from './suggest-status.ts';
+import { placesSchemaErrors, placesValidatorCompiler } from './validation.ts';
 import { voteRoute } from './vote.ts';
 
 export const PLACES_API_VERSION_HEADER = 'X-Places-Api-Version';
@@ -37,6 +38,8 @@ export function placesRoutes(
 ) {
   return async function placesApi(app: FastifyInstance) {
     app.setErrorHandler(errorHandler(messageShape));
+    app.setValidatorCompiler(placesValidatorCompiler);
+    app.setSchemaErrorFormatter(placesSchemaErrors);
     app.addHook('onRequest', requireVersionHeader(PLACES_API_VERSION_HEADER));
     app.addHook('onRequest', async function authenticate(request: FastifyRequest) {
       request.auth = await access.resolveBearer(bearerToken(request));

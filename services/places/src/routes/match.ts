@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { PlacesDeps } from '../deps.ts';
 import { matchPlace } from '../search/match.ts';
-import type { RawQuery } from '../search/params.ts';
 import { errorResponses, MatchQuery, MatchResponse, PlacesHeaders } from './schemas.ts';
 
 export function matchRoute(app: FastifyInstance, deps: PlacesDeps) {
@@ -19,6 +18,6 @@ export function matchRoute(app: FastifyInstance, deps: PlacesDeps) {
         response: { 200: MatchResponse, ...errorResponses, 422: Type.Object({ message: Type.String() }) },
       },
     },
-    async (request) => matchPlace(deps, request.query as RawQuery),
+    async (request) => matchPlace(deps, request.query),
   );
 }

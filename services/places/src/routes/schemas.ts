@@ -1,70 +1,194 @@
-import { Type } from 'typebox';
+import { API_VERSION } from '@cairn/kit';
+import { type Static, Type } from 'typebox';
+import { FIELDS_PATTERN } from '../search/fields.ts';
+import { SORTS } from '../search/params.ts';
 
-/** Route schemas: the OpenAPI description of each endpoint. Values are checked by search/params.ts. */
-const text = (description: string) =>
-  Type.Optional(Type.String({ description, 'x-message': 'must be given once, as text' }));
+/**
+ * Route schemas: they document each endpoint and Ajv checks the requests against them (routes/validation.ts
+ * says how query text becomes numbers and booleans, and how `x-message` becomes the `{message}`).
+ */
+const LATITUDE = '-?(?:90(?:\\.0+)?|[1-8]?\\d(?:\\.\\d+)?)';
+const LONGITUDE = '-?(?:180(?:\\.0+)?|(?:1[0-7]\\d|[1-9]?\\d)(?:\\.\\d+)?)';
+/** "latitude,longitude" in range, e.g. 40.7484,-73.9857. */
+export const LAT_LNG_PATTERN = `^\\s*${LATITUDE}\\s*,\\s*${LONGITUDE}\\s*$`;
+const ID = '[A-Za-z0-9_-]{1,64}';
+/** A comma list of 1–50 ids. */
+export const ID_LIST_PATTERN = `^\\s*${ID}\\s*(?:,\\s*${ID}\\s*){0,49}$`;
+/** A place id: 24 hexadecimal digits, in any case. */
+export const PLACE_ID_PATTERN = '^[0-9a-fA-F]{24}$';
+
+export const text = (description: string, maxLength = 2000) =>
+  Type.Optional(
+    Type.String({ description, maxLength, 'x-message': `give at most ${maxLength} characters of text` }),
+  );
+
+/** Text that must hold something besides spaces. */
+export const someText = (description: string, maxLength: number, message: string) =>
+  Type.Optional(Type.String({ description, minLength: 1, maxLength, pattern: '\\S', 'x-message': message }));
+
+export const integer = (minimum: number, maximum: number, description: string, byDefault?: number) =>
+  Type.Optional(
+    Type.Integer({
+      description,
+      minimum,
+      maximum,
+      ...(byDefault === undefined ? {} : { default: byDefault }),
+      'x-message': `{value} is not an integer from ${minimum} to ${maximum}`,
+    }),
+  );
+
+export const boolean = (description: string) =>
+  Type.Optional(
+    Type.Boolean({ description, 'x-message': '{value} is not true or false (1 and 0 are taken too)' }),
+  );
+
+export const oneOf = <const T extends readonly string[]>(values: T, description: string, message?: string) =>
+  Type.Optional(
+    Type.Enum([...values] as T[number][], {
+      description,
+      'x-message': message ?? `{value} is not one of ${values.join(', ')}`,
+    }),
+  );
+
+export const latLng = (description: string) =>
+  Type.Optional(
+    Type.String({
+      description,
+      pattern: LAT_LNG_PATTERN,
+      'x-message':
+        '{value} is not "latitude,longitude" with latitude from -90 to 90 and longitude from -180 to 180 (e.g. 40.7484,-73.9857)',
+    }),
+  );
+
+export const idList = (description: string) =>
+  Type.Optional(
+    Type.String({
+      description,
+      pattern: ID_LIST_PATTERN,
+      'x-message': '{value} is not a comma-separated list of 1 to 50 ids (letters, digits, _ and -)',
+    }),
+  );
+
+const Fields = (description: string) =>
+  Type.Optional(Type.String({ description, pattern: FIELDS_PATTERN, 'x-fields': true }));
 
 export const PlacesHeaders = Type.Object({
-  'x-places-api-version': Type.String({ description: 'API version; the one version is 2025-06-17' }),
+  'x-places-api-version': Type.Literal(API_VERSION, { description: 'The API version' }),
 });
+
+const TEL_FORMAT = oneOf(['NATIONAL', 'E164'], 'How tel is written', 'use NATIONAL or E164');
 
 export const SearchQuery = Type.Object({
-  query: text('Text to match against names, categories and chains'),
-  ll: text('Latitude,longitude to search around, e.g. 40.7484,-73.9857'),
-  radius: text('Metres around ll or near, 0–100000; default 22000 around ll'),
-  fsq_category_ids: text('Comma-separated category ids; a category includes its descendants'),
-  fsq_chain_ids: text('Comma-separated chain ids'),
-  exclude_fsq_chain_ids: text('Chains to leave out (not with exclude_all_chains)'),
-  exclude_all_chains: text('true leaves out every place that belongs to a chain'),
-  fields: text('Comma-separated fields to return; default: every Pro field'),
-  min_price: text('1–4'),
-  max_price: text('1–4'),
-  open_at: text('DOWTHHMM local time, e.g. 1T2130 (Monday 21:30); not with open_now'),
-  open_now: text('true: only places open now, in their own time zone; not with open_at'),
-  tel_format: text('NATIONAL or E164'),
-  ne: text('North-east corner of a rectangle, with sw'),
-  sw: text('South-west corner of a rectangle, with ne'),
-  near: text('A city, e.g. "Chicago, IL"; resolved against the GeoNames gazetteer'),
-  sort: text('RELEVANCE (default), RATING, DISTANCE or POPULARITY'),
-  limit: text('1–50, default 10'),
-  cursor: text('The next page, from the Link header of the previous one'),
+  query: someText(
+    'Text to match against names, categories and chains',
+    200,
+    'give 1 to 200 characters of text',
+  ),
+  ll: latLng('Latitude,longitude to search around, e.g. 40.7484,-73.9857'),
+  radius: integer(
+    0,
+    100_000,
+    'Metres around ll or near; default 22000 around ll, the city’s size around near',
+  ),
+  fsq_category_ids: idList('Comma-separated category ids; a category includes its descendants'),
+  fsq_chain_ids: idList('Comma-separated chain ids'),
+  exclude_fsq_chain_ids: idList('Chains to leave out (not with exclude_all_chains)'),
+  exclude_all_chains: boolean('true leaves out every place that belongs to a chain'),
+  fields: Fields('Comma-separated fields to return; default: every Pro field'),
+  min_price: integer(1, 4, 'Lowest price tier'),
+  max_price: integer(1, 4, 'Highest price tier'),
+  open_at: Type.Optional(
+    Type.String({
+      description: 'DOWTHHMM local time, e.g. 1T2130 (Monday 21:30); not with open_now',
+      pattern: '^[1-7]T(?:[01]\\d|2[0-3])[0-5]\\d$',
+      'x-message': '{value} is not DOWTHHMM (day 1 = Monday … 7 = Sunday, T, 24-hour time), e.g. 1T2130',
+    }),
+  ),
+  open_now: boolean('true: only places open now, in their own time zone; not with open_at'),
+  tel_format: TEL_FORMAT,
+  ne: latLng('North-east corner of a rectangle, with sw'),
+  sw: latLng('South-west corner of a rectangle, with ne'),
+  near: someText(
+    'A city, e.g. "Chicago, IL"; resolved against the GeoNames gazetteer',
+    200,
+    'give a place name such as "Chicago, IL"',
+  ),
+  sort: oneOf(SORTS, 'Order of the results; default RELEVANCE'),
+  limit: integer(1, 50, 'Results per page', 10),
+  cursor: Type.Optional(
+    Type.String({
+      description: 'The next page, from the Link header of the previous one',
+      maxLength: 1000,
+      'x-message': 'is not a cursor of this server; follow the Link header of the previous page',
+    }),
+  ),
 });
+export type SearchQueryValues = Static<typeof SearchQuery>;
 
 export const DetailsQuery = Type.Object({
-  fields: text('Comma-separated fields to return; default: every Pro field'),
-  tel_format: text('NATIONAL or E164'),
+  fields: Fields('Comma-separated fields to return; default: every Pro field'),
+  tel_format: TEL_FORMAT,
 });
+export type DetailsQueryValues = Static<typeof DetailsQuery>;
 
 /** The path parameter of a place, matched only for the id shape (`PLACE_ID`, in any case). */
 export const PLACE_ID_PARAM = ':fsq_place_id([0-9a-fA-F]{24})';
 
-export const DetailsParams = Type.Object({ fsq_place_id: Type.String({ description: 'The place id' }) });
+export const DetailsParams = Type.Object({
+  fsq_place_id: Type.String({ description: 'The place id', pattern: PLACE_ID_PATTERN }),
+});
+
+export const AUTOCOMPLETE_TYPES = ['place', 'search', 'geo'] as const;
 
 export const AutocompleteQuery = Type.Object({
-  query: Type.Optional(
-    Type.String({ description: 'At least 3 characters', 'x-message': 'must be given once, as text' }),
+  query: Type.String({
+    description: 'The typed text: 3 to 100 characters',
+    minLength: 3,
+    maxLength: 100,
+    pattern: '^\\s*\\S[\\s\\S]+\\S',
+    'x-message': 'give 3 to 100 characters',
+    'x-required': 'give at least 3 characters',
+  }),
+  ll: latLng('Bias suggestions towards this point'),
+  radius: integer(0, 100_000, 'Bias radius in metres', 5000),
+  types: Type.Optional(
+    Type.String({
+      description: 'Comma list of place, search, geo; default all three',
+      pattern: '^\\s*(?:place|search|geo)\\s*(?:,\\s*(?:place|search|geo)\\s*)*$',
+      'x-message': '{value} is not a comma list of place, search, geo',
+    }),
   ),
-  ll: text('Bias suggestions towards this point'),
-  radius: text('Bias radius in metres (default 5000)'),
-  types: text('Comma list of place, search, geo'),
-  bias: text('Accepted for compatibility'),
-  session_token: text('Accepted for compatibility'),
-  limit: text('1–50, default 10'),
-  fields: text('Fields of the suggested places'),
+  bias: text('Accepted for compatibility', 200),
+  session_token: text('Accepted for compatibility', 200),
+  limit: integer(1, 50, 'Suggestions', 10),
+  fields: Fields('Fields of the suggested places'),
 });
+export type AutocompleteQueryValues = Static<typeof AutocompleteQuery>;
 
 export const MatchQuery = Type.Object({
-  name: Type.Optional(
-    Type.String({ description: 'The business name (required)', 'x-message': 'must be given once, as text' }),
+  name: Type.String({
+    description: 'The business name',
+    minLength: 1,
+    maxLength: 200,
+    pattern: '\\S',
+    'x-message': 'give the business name, 1 to 200 characters',
+    'x-required': 'the business name to match',
+  }),
+  address: text('Street address', 200),
+  city: text('City', 200),
+  state: text('State or region', 200),
+  postal_code: text('Postal code', 40),
+  cc: Type.Optional(
+    Type.String({
+      description: 'ISO 3166-1 alpha-2 country code',
+      pattern: '^[A-Za-z]{2}$',
+      'x-message': '{value} is not a two-letter country code',
+    }),
   ),
-  address: text('Street address'),
-  city: text('City'),
-  state: text('State or region'),
-  postal_code: text('Postal code'),
-  cc: text('ISO 3166-1 alpha-2 country code'),
-  ll: text('Latitude,longitude of the business'),
-  fields: text('Fields of the matched place'),
+  ll: latLng('Latitude,longitude of the business'),
+  fields: Fields('Fields of the matched place'),
 });
+export type MatchQueryValues = Static<typeof MatchQuery>;
 
 const Open = Type.Object({}, { additionalProperties: true });
 

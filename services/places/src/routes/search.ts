@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { PlacesDeps } from '../deps.ts';
-import type { RawQuery } from '../search/params.ts';
 import { nextLink, search } from '../search/search.ts';
 import { errorResponses, PlacesHeaders, SearchQuery, SearchResponse } from './schemas.ts';
 
@@ -23,7 +22,7 @@ export function searchRoute(app: FastifyInstance, deps: PlacesDeps) {
       serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (request, reply) => {
-      const answer = await search(deps, request.query as RawQuery);
+      const answer = await search(deps, request.query);
       if (answer.nextCursor) {
         void reply.header('link', nextLink(deps.publicUrl, request.url, '/places/search', answer.nextCursor));
       }

@@ -1,9 +1,9 @@
 import type { PlacesDeps } from '../deps.ts';
-import { invalidParameter } from '../errors.ts';
 import { normalizeName } from '../reference/normalize.ts';
+import { AUTOCOMPLETE_TYPES, type AutocompleteQueryValues } from '../routes/schemas.ts';
 import { placesByNamePrefix } from '../store/places-read.ts';
 import { parseFields } from './fields.ts';
-import { type LatLng, parseInteger, parseLatLng, type RawQuery, single } from './params.ts';
+import { type LatLng, parseLatLng } from './params.ts';
 import { renderPlace } from './render.ts';
 
 /**
@@ -11,33 +11,18 @@ import { renderPlace } from './render.ts';
  * `ll` first), searches (categories and chains whose names start with the text) and geo (cities of the
  * gazetteer, most populous first). `ll` and `radius` bias the places; they never exclude.
  */
-type SuggestionType = 'place' | 'search' | 'geo';
-const TYPES: readonly SuggestionType[] = ['place', 'search', 'geo'];
 
 function highlight(text: string, typed: string) {
   const at = text.toLowerCase().indexOf(typed.toLowerCase());
   return at < 0 ? [] : [{ start: at, length: typed.length }];
 }
 
-export async function autocomplete(deps: PlacesDeps, raw: RawQuery) {
-  const query = single(raw, 'query');
-  if (query === undefined) throw invalidParameter('query', 'query is required: give at least 3 characters');
-  const text = query.trim();
-  if (text.length < 3 || text.length > 100) throw invalidParameter('query', 'give 3 to 100 characters');
-  const llText = single(raw, 'll');
-  const ll: LatLng | undefined = llText === undefined ? undefined : parseLatLng('ll', llText);
-  const radiusText = single(raw, 'radius');
-  if (radiusText !== undefined) parseInteger('radius', radiusText, 0, 100_000);
-  const limitText = single(raw, 'limit');
-  const limit = limitText === undefined ? 10 : parseInteger('limit', limitText, 1, 50);
-  const typesText = single(raw, 'types');
-  const types = typesText === undefined ? TYPES : typesText.split(',').map((t) => t.trim() as SuggestionType);
-  const unknown = types.find((t) => !TYPES.includes(t));
-  if (unknown !== undefined)
-    throw invalidParameter('types', `"${unknown.slice(0, 20)}" is not one of ${TYPES.join(', ')}`);
-  const fields = parseFields(single(raw, 'fields'));
-  single(raw, 'session_token');
-  single(raw, 'bias');
+export async function autocomplete(deps: PlacesDeps, query: AutocompleteQueryValues) {
+  const text = query.query.trim();
+  const ll: LatLng | undefined = query.ll === undefined ? undefined : parseLatLng('ll', query.ll);
+  const limit = query.limit ?? 10;
+  const types = query.types === undefined ? AUTOCOMPLETE_TYPES : query.types.split(',').map((t) => t.trim());
+  const fields = parseFields(query.fields);
 
   const reference = deps.reference();
   const now = deps.clock.now();

@@ -45,12 +45,24 @@ export const PREMIUM_FIELDS = [
 export type FieldName = (typeof PRO_FIELDS)[number] | (typeof PREMIUM_FIELDS)[number];
 const KNOWN = new Set<string>([...PRO_FIELDS, ...PREMIUM_FIELDS]);
 
+/** A comma list of known field names (spaces around a name allowed): the `fields` parameter's pattern. */
+export const FIELDS_PATTERN = `^\\s*(?:${[...KNOWN].join('|')})\\s*(?:,\\s*(?:${[...KNOWN].join('|')})\\s*)*$`;
+
+/** The real service's error for names that are not fields, or undefined when every name is one. */
+export function unexpectedFieldsIn(raw: string) {
+  const unknown = raw
+    .split(',')
+    .map((f) => f.trim())
+    .filter((n) => !KNOWN.has(n));
+  return unknown.length > 0 ? unexpectedFields(unknown.map((n) => n.slice(0, 40)).slice(0, 10)) : undefined;
+}
+
 /** `fields`: a comma list of known names, each once; none given means every Pro field. */
 export function parseFields(raw: string | undefined): ReadonlySet<FieldName> {
   if (raw === undefined) return new Set(PRO_FIELDS);
+  const unexpected = unexpectedFieldsIn(raw);
+  if (unexpected) throw unexpected;
   const names = raw.split(',').map((f) => f.trim());
-  const unknown = names.filter((n) => !KNOWN.has(n));
-  if (unknown.length > 0) throw unexpectedFields(unknown.map((n) => n.slice(0, 40)).slice(0, 10));
   const seen = new Set<FieldName>();
   const repeated: string[] = [];
   for (const n of names as FieldName[]) {

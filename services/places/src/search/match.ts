@@ -2,9 +2,10 @@ import { arcFor } from '../data/earth.ts';
 import type { PlacesDeps } from '../deps.ts';
 import { invalidParameter, matchNotFound, unsupportedCountry } from '../errors.ts';
 import { normalizeName } from '../reference/normalize.ts';
+import type { MatchQueryValues } from '../routes/schemas.ts';
 import { matchCandidates } from '../store/places-read.ts';
 import { parseFields } from './fields.ts';
-import { type LatLng, parseLatLng, type RawQuery, single } from './params.ts';
+import { type LatLng, parseLatLng } from './params.ts';
 import { renderPlace } from './render.ts';
 
 /**
@@ -29,23 +30,14 @@ function overlap(a: Set<string>, b: Set<string>): number {
   return common / Math.max(a.size, b.size);
 }
 
-export async function matchPlace(deps: PlacesDeps, raw: RawQuery) {
-  const get = (n: string) => single(raw, n);
-  const name = get('name')?.trim();
-  if (!name) throw invalidParameter('name', 'name is required: the business name to match');
-  if (name.length > 200) throw invalidParameter('name', 'at most 200 characters');
-  const address = get('address');
-  const city = get('city');
-  const state = get('state');
-  const cc = get('cc');
-  const postalCode = get('postal_code');
-  const fields = parseFields(get('fields'));
-  if (cc !== undefined && !/^[A-Za-z]{2}$/.test(cc))
-    throw invalidParameter('cc', `"${cc.slice(0, 10)}" is not a two-letter country code`);
+export async function matchPlace(deps: PlacesDeps, query: MatchQueryValues) {
+  const name = query.name.trim();
+  const { address, city, state, cc, postal_code: postalCode } = query;
+  const fields = parseFields(query.fields);
   const gazetteer = deps.gazetteer();
   if (cc !== undefined && !gazetteer.countries.has(cc.toUpperCase())) throw unsupportedCountry(cc);
 
-  const llText = get('ll');
+  const llText = query.ll;
   let center: LatLng;
   let radius = 500;
   if (llText !== undefined) center = parseLatLng('ll', llText);

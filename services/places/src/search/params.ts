@@ -1,12 +1,13 @@
 import { conflictingParameters, invalidParameter } from '../errors.ts';
+import type { SearchQueryValues } from '../routes/schemas.ts';
 import { type FieldName, parseFields } from './fields.ts';
 
 /**
- * The search parameters of the 2025-06-17 API, parsed and checked. Each bad input is a 400 naming its
- * parameter; parameters this API does not know are ignored, as the real service does.
+ * The search parameters of the 2025-06-17 API. Each value is checked by the route's schema (a bad one is a
+ * 400 naming its parameter); parameters this API does not know are ignored, as the real service does.
  */
-export type Sort = 'RELEVANCE' | 'RATING' | 'DISTANCE' | 'POPULARITY';
-export const SORTS: readonly Sort[] = ['RELEVANCE', 'RATING', 'DISTANCE', 'POPULARITY'];
+export const SORTS = ['RELEVANCE', 'RATING', 'DISTANCE', 'POPULARITY'] as const;
+export type Sort = (typeof SORTS)[number];
 
 export interface LatLng {
   latitude: number;
@@ -117,44 +118,34 @@ export function parseOpenAt(text: string): number {
   return (Number(m[1]) - 1) * 1440 + Number(m[2]) * 60 + Number(m[3]);
 }
 
-export function parseSearchParams(raw: RawQuery): SearchParams {
-  const get = (name: string) => single(raw, name);
-  const query = get('query');
-  if (query !== undefined && (query.trim() === '' || query.length > 200)) {
-    throw invalidParameter('query', 'give 1 to 200 characters of text');
-  }
+/**
+ * The search parameters as the route's schema let them through (each value checked by Ajv: types, ranges,
+ * enums, patterns); what is checked here is what one parameter's schema can't say: how they combine.
+ */
+export function parseSearchParams(query: SearchQueryValues): SearchParams {
   const params: SearchParams = {
-    categoryIds: parseIdList('fsq_category_ids', get('fsq_category_ids')),
-    chainIds: parseIdList('fsq_chain_ids', get('fsq_chain_ids')),
-    excludeChainIds: parseIdList('exclude_fsq_chain_ids', get('exclude_fsq_chain_ids')),
-    excludeAllChains:
-      get('exclude_all_chains') === undefined
-        ? false
-        : parseBoolean('exclude_all_chains', get('exclude_all_chains')!),
-    fields: parseFields(get('fields')),
-    openNow: get('open_now') === undefined ? false : parseBoolean('open_now', get('open_now')!),
-    sort: 'RELEVANCE',
-    limit: get('limit') === undefined ? 10 : parseInteger('limit', get('limit')!, 1, 50),
+    categoryIds: parseIdList('fsq_category_ids', query.fsq_category_ids),
+    chainIds: parseIdList('fsq_chain_ids', query.fsq_chain_ids),
+    excludeChainIds: parseIdList('exclude_fsq_chain_ids', query.exclude_fsq_chain_ids),
+    excludeAllChains: query.exclude_all_chains ?? false,
+    fields: parseFields(query.fields),
+    openNow: query.open_now ?? false,
+    sort: query.sort ?? 'RELEVANCE',
+    limit: query.limit ?? 10,
   };
-  if (query !== undefined) params.query = query.trim();
-  const ll = get('ll');
-  if (ll !== undefined) params.ll = parseLatLng('ll', ll);
-  const radius = get('radius');
-  if (radius !== undefined) params.radius = parseInteger('radius', radius, 0, 100_000);
-  const minPrice = get('min_price');
-  if (minPrice !== undefined) params.minPrice = parseInteger('min_price', minPrice, 1, 4);
-  const maxPrice = get('max_price');
-  if (maxPrice !== undefined) params.maxPrice = parseInteger('max_price', maxPrice, 1, 4);
+  if (query.query !== undefined) params.query = query.query.trim();
+  if (query.ll !== undefined) params.ll = parseLatLng('ll', query.ll);
+  if (query.radius !== undefined) params.radius = query.radius;
+  if (query.min_price !== undefined) params.minPrice = query.min_price;
+  if (query.max_price !== undefined) params.maxPrice = query.max_price;
   if (params.minPrice !== undefined && params.maxPrice !== undefined && params.minPrice > params.maxPrice) {
     throw invalidParameter('max_price', `${params.maxPrice} is below min_price ${params.minPrice}`);
   }
-  const openAt = get('open_at');
-  if (openAt !== undefined) {
+  if (query.open_at !== undefined) {
     if (params.openNow) throw conflictingParameters('open_now', 'open_at', 'give one of them');
-    params.openAt = parseOpenAt(openAt);
+    params.openAt = parseOpenAt(query.open_at);
   }
-  const ne = get('ne');
-  const sw = get('sw');
+  const { ne, sw } = query;
   if ((ne === undefined) !== (sw === undefined)) {
     const missing = ne === undefined ? 'ne' : 'sw';
     throw invalidParameter(
@@ -169,12 +160,7 @@ export function parseSearchParams(raw: RawQuery): SearchParams {
       throw invalidParameter('sw', 'the south-west corner must not be north of the north-east corner');
     }
   }
-  const near = get('near');
-  if (near !== undefined) {
-    if (near.trim() === '' || near.length > 200)
-      throw invalidParameter('near', 'give a place name such as "Chicago, IL"');
-    params.near = near.trim();
-  }
+  if (query.near !== undefined) params.near = query.near.trim();
   if (params.ne && params.ll)
     throw conflictingParameters('ll', 'ne', 'search around a point (ll, radius) or in a rectangle (ne, sw)');
   if (params.near && params.ll) throw conflictingParameters('ll', 'near', 'give a point or a place name');
@@ -189,20 +175,7 @@ export function parseSearchParams(raw: RawQuery): SearchParams {
   if (params.excludeAllChains && params.excludeChainIds.length > 0) {
     throw conflictingParameters('exclude_all_chains', 'exclude_fsq_chain_ids', 'give one of them');
   }
-  const sort = get('sort');
-  if (sort !== undefined) {
-    const upper = sort.toUpperCase() as Sort;
-    if (!SORTS.includes(upper))
-      throw invalidParameter('sort', `"${sort.slice(0, 40)}" is not one of ${SORTS.join(', ')}`);
-    params.sort = upper;
-  }
-  const telFormat = get('tel_format');
-  if (telFormat !== undefined) {
-    if (telFormat !== 'NATIONAL' && telFormat !== 'E164')
-      throw invalidParameter('tel_format', 'use NATIONAL or E164');
-    params.telFormat = telFormat;
-  }
-  const cursor = get('cursor');
-  if (cursor !== undefined) params.cursor = cursor;
+  if (query.tel_format !== undefined) params.telFormat = query.tel_format;
+  if (query.cursor !== undefined) params.cursor = query.cursor;
   return params;
 }

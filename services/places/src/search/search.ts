@@ -1,9 +1,10 @@
 import type { PlacesDeps } from '../deps.ts';
 import { invalidParameter } from '../errors.ts';
+import type { SearchQueryValues } from '../routes/schemas.ts';
 import { searchPlaces } from '../store/places-search.ts';
 import { decodeCursor, encodeCursor, paramsDigest } from './cursor.ts';
 import { cityRadius, resolveNear } from './near.ts';
-import { parseSearchParams, type RawQuery, type SearchParams } from './params.ts';
+import { parseSearchParams, type SearchParams } from './params.ts';
 import { type Order, rectangleCenter, type SearchPlan } from './plan.ts';
 import { renderPlace } from './render.ts';
 import { zoneMinutes } from './zones.ts';
@@ -39,8 +40,8 @@ function orderOf(params: SearchParams, hasOrigin: boolean): Order {
   }
 }
 
-export async function search(deps: PlacesDeps, raw: RawQuery): Promise<SearchAnswer> {
-  const params = parseSearchParams(raw);
+export async function search(deps: PlacesDeps, query: SearchQueryValues): Promise<SearchAnswer> {
+  const params = parseSearchParams(query);
   const reference = deps.reference();
   const plan: SearchPlan = {
     categoryIds: [...new Set(params.categoryIds.flatMap((id) => reference.withDescendants(id)))],
