@@ -4,12 +4,16 @@ import { forwardToServer } from './admin-socket.ts';
 import { execute, findCommand, reportError } from './execute.ts';
 import { consoleOutput } from './output.ts';
 import type { Runtime } from './runtime.ts';
+import { createSandboxClock } from './sandbox/clock.ts';
+import { sandboxMode } from './sandbox/database.ts';
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const out = consoleOutput();
   let config: Readonly<Config>;
+  let sandbox: boolean;
   try {
     config = loadConfig(env);
+    sandbox = sandboxMode(env);
   } catch (error) {
     return reportError(error, out);
   }
@@ -46,6 +50,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       runtime ??= await openRuntime(config, {
         create: found?.command.createsDatabase === true,
         log: createLogger(found?.command.serverLogs ? config.logLevel : 'warn'),
+        // CAIRN_SANDBOX=1: serve runs on a sandbox clock, on a database created in sandbox mode only.
+        ...(sandbox && found?.command.name === 'serve' ? { sandbox: true, clock: createSandboxClock() } : {}),
       });
       return runtime;
     });

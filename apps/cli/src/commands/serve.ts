@@ -1,5 +1,6 @@
 import { demoLines } from '@cairn/edge';
 import type { CommandSpec } from '../command.ts';
+import { createSandbox, isSandboxClock } from '../sandbox/index.ts';
 import { startCairnServer } from '../start.ts';
 
 export const serve: CommandSpec = {
@@ -10,7 +11,10 @@ export const serve: CommandSpec = {
   async run(_args, ctx) {
     const runtime = await ctx.runtime();
     const { config, log } = runtime.deps;
-    const server = await startCairnServer(runtime);
+    // Sandbox mode (CAIRN_SANDBOX=1) opened the runtime on a sandbox clock: mount the /_cairn/ controls.
+    const sandbox = isSandboxClock(runtime.deps.clock) ? createSandbox(runtime) : undefined;
+    const server = await startCairnServer(runtime, sandbox ? { modules: [sandbox.module] } : {});
+    await sandbox?.ready();
     const { address, proxyAddress } = server;
 
     const storage = config.databaseUrl
@@ -18,6 +22,11 @@ export const serve: CommandSpec = {
       : `the embedded database in ${config.dataDir}`;
     ctx.out.line(`Cairn is listening on ${address}, on ${storage}`);
     ctx.out.line(`The edge proxy (zones' WAF in front of their origins) is listening on ${proxyAddress}`);
+    ctx.out.line(
+      sandbox
+        ? `Sandbox mode (CAIRN_SANDBOX=1): test controls under ${address}/_cairn/ (snapshots, reset, clock, faults, requests), with the bootstrap service key; faults and the request journal cover the API port, not the edge proxy`
+        : 'Production mode: no sandbox controls (CAIRN_SANDBOX=1 adds them, on a new data directory)',
+    );
     ctx.out.line(
       `The edge dashboard is at ${config.publicUrl}/dashboard/ (sign in with an API token from cairn edge tokens create, or a login from cairn edge users create)`,
     );

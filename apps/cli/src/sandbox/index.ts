@@ -9,7 +9,13 @@ import { type JournalEntry, type JournalFilter, RequestJournal } from './journal
 import { sandboxPlugin } from './routes.ts';
 import { checkSnapshotName, type SnapshotInfo, SnapshotStore } from './snapshots.ts';
 
-export { type ClockState, createSandboxClock, parseDuration, type SandboxClock } from './clock.ts';
+export {
+  type ClockState,
+  createSandboxClock,
+  isSandboxClock,
+  parseDuration,
+  type SandboxClock,
+} from './clock.ts';
 export { markSandboxDatabase, prepareSandboxDatabase, SandboxRefusedError, sandboxMode } from './database.ts';
 export type { Fault, FaultInput } from './faults.ts';
 export type { JournalEntry, JournalFilter } from './journal.ts';
