@@ -1,6 +1,6 @@
 import type { CairnError } from '@cairn/kit';
-import type { JsonSchema } from './decode.ts';
 import type { EdgeErrorItem } from './errors.ts';
+import type { JsonSchema } from './schema.ts';
 
 /**
  * The v4 envelope: `{result, success, errors, messages}`, plus `result_info` on lists. Errors carry

@@ -15,6 +15,7 @@ import { pageRuleRoutes } from './page-rules/routes.ts';
 import type { EdgeRoute } from './route.ts';
 import { rulesetRoutes } from './rulesets/routes.ts';
 import { answerInEnvelope } from './server-errors.ts';
+import { compileEdgeSchema } from './validation.ts';
 import { wafLegacyRoutes } from './waf-legacy/routes.ts';
 import { activationRoutes } from './zones/activation-routes.ts';
 import { zoneRoutes } from './zones/routes.ts';
@@ -39,7 +40,9 @@ export const edgeRoutes: readonly EdgeRoute[] = [
 
 /**
  * The edge API v4 as an encapsulated plugin: its own JSON parser (strict, Cloudflare's wording), its own
- * error and not-found handlers rendering the envelope. Route schemas document; the decoders validate.
+ * error and not-found handlers rendering the envelope. Route schemas both validate (the edge's Ajv,
+ * validation.ts: no coercion, unknown fields refused) and document; responses are not serialized by
+ * schema (they only document).
  */
 export function edgeApi(deps: EdgeDeps) {
   return async function edgeApiPlugin(app: FastifyInstance) {
@@ -53,7 +56,7 @@ export function edgeApi(deps: EdgeDeps) {
         details: { edgeCode: EDGE_CODES.noRoute },
       });
     });
-    app.setValidatorCompiler(() => () => true);
+    app.setValidatorCompiler(({ schema }) => compileEdgeSchema(schema));
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, bytes, done) => {

@@ -1,23 +1,15 @@
-import type { JsonSchema } from './decode.ts';
-import { invalidParameter } from './errors.ts';
+import { type TUnsafe, Type } from 'typebox';
+import type { Static, TSchema } from './schema.ts';
 
-/** A query parameter: raw text (or several, when repeated) in, a typed value out. */
-export interface QueryParam<T> {
-  readonly schema: JsonSchema;
-  decode(raw: string | string[] | undefined, name: string): T;
-}
+/**
+ * Query parameters: schemas of the values `queryValues` (validation.ts) makes of the query text, checked
+ * by Ajv with the route's other schemas. Absent (or empty) parameters take their `default`.
+ */
+export type QueryParam<T> = TUnsafe<T>;
+export type QuerySpec = Record<string, TSchema>;
+export type QueryOf<S extends QuerySpec> = { [K in keyof S]: Static<S[K]> };
 
-export type QuerySpec = Record<string, QueryParam<unknown>>;
-export type QueryOf<S extends QuerySpec> = { [K in keyof S]: S[K] extends QueryParam<infer T> ? T : never };
-
-function single(raw: string | string[] | undefined, name: string): string | undefined {
-  if (Array.isArray(raw)) {
-    if (raw.length > 1)
-      throw invalidParameter(name, `Query parameter ${name} is given ${raw.length} times; give it once`);
-    return raw[0];
-  }
-  return raw;
-}
+const param = <T>(schema: Record<string, unknown>) => Type.Unsafe<T>(schema);
 
 export function qInt(min: number, max: number, fallback: number, description: string): QueryParam<number>;
 export function qInt(
@@ -32,26 +24,13 @@ export function qInt(
   fallback: number | undefined,
   description: string,
 ): QueryParam<number | undefined> {
-  return {
-    schema: {
-      type: 'integer',
-      minimum: min,
-      maximum: max,
-      ...(fallback === undefined ? {} : { default: fallback }),
-      description,
-    },
-    decode(raw: string | string[] | undefined, name: string) {
-      const text = single(raw, name);
-      if (text === undefined || text === '') return fallback;
-      if (!/^-?\d{1,10}$/.test(text) || Number(text) < min || Number(text) > max) {
-        throw invalidParameter(
-          name,
-          `Query parameter ${name} must be an integer from ${min} to ${max}, not "${text}"`,
-        );
-      }
-      return Number(text);
-    },
-  };
+  return param<number | undefined>({
+    type: 'integer',
+    minimum: min,
+    maximum: max,
+    ...(fallback === undefined ? {} : { default: fallback }),
+    description,
+  });
 }
 
 /**
@@ -62,74 +41,40 @@ export function qEnum<const T extends string>(
   values: readonly T[],
   description: string,
   options: { empty?: string } = {},
-): QueryParam<T | undefined> {
-  return {
-    schema: { type: 'string', enum: [...values], description },
-    decode(raw, name) {
-      const text = single(raw, name);
-      if (text === '' && options.empty !== undefined) {
-        throw invalidParameter(name, `Query parameter ${name} is empty: ${options.empty}`);
-      }
-      if (text === undefined || text === '') return undefined;
-      if (!(values as readonly string[]).includes(text)) {
-        throw invalidParameter(
-          name,
-          `Query parameter ${name} must be one of ${values.join(', ')}, not "${text}"`,
-        );
-      }
-      return text as T;
-    },
-  };
+) {
+  return param<T | undefined>({
+    type: 'string',
+    enum: [...values],
+    description,
+    ...(options.empty === undefined ? {} : { 'x-empty': options.empty }),
+  });
 }
 
-export function qString(description: string, max = 1000): QueryParam<string | undefined> {
-  return {
-    schema: { type: 'string', maxLength: max, description },
-    decode(raw, name) {
-      const text = single(raw, name);
-      if (text !== undefined && text.length > max) {
-        throw invalidParameter(name, `Query parameter ${name} must be at most ${max} characters`);
-      }
-      return text === '' ? undefined : text;
-    },
-  };
-}
+export const qString = (description: string, max = 1000) =>
+  param<string | undefined>({ type: 'string', maxLength: max, description });
 
-/** true/1 or false/0; `invalid` words the refusal of anything else (the default: "must be true or false"). */
-export function qBool(
-  description: string,
-  invalid: (name: string, text: string) => string = (name, text) =>
-    `Query parameter ${name} must be true or false, not "${text}"`,
-): QueryParam<boolean | undefined> {
-  return {
-    schema: { type: 'boolean', description },
-    decode(raw, name) {
-      const text = single(raw, name);
-      if (text === undefined || text === '') return undefined;
-      if (text === 'true' || text === '1') return true;
-      if (text === 'false' || text === '0') return false;
-      throw invalidParameter(name, invalid(name, text));
-    },
-  };
-}
+/**
+ * true/1 or false/0. `invalid` words the refusal of anything else, with {name} and {text} filled in
+ * (the default: "Query parameter {name} must be true or false, not "{text}"").
+ */
+export const qBool = (description: string, invalid?: string) =>
+  param<boolean | undefined>({
+    type: 'boolean',
+    description,
+    ...(invalid === undefined ? {} : { 'x-message': invalid }),
+  });
 
-/** A repeated parameter (`id=a&id=b`, also `id[]=` and comma-separated) of values checked by `check`. */
-export function qList(
-  description: string,
-  check: (value: string) => string | undefined,
-): QueryParam<string[]> {
-  return {
-    schema: { type: 'array', items: { type: 'string' }, description },
-    decode(raw, name) {
-      const list = (raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(','));
-      for (const v of list) {
-        const problem = check(v);
-        if (problem) throw invalidParameter(name, `Query parameter ${name}: "${v}" ${problem}`);
-      }
-      return list;
-    },
-  };
-}
+/**
+ * A repeated parameter (`id=a&id=b`, also comma-separated) whose values match `pattern`; `problem` says
+ * what a value that does not is ("is not a filter id").
+ */
+export const qList = (description: string, pattern: RegExp, problem: string) =>
+  param<string[]>({
+    type: 'array',
+    items: { type: 'string', pattern: pattern.source, 'x-message': problem },
+    default: [],
+    description,
+  });
 
 /** `page` and `per_page` of v4 lists: an empty page past the end, never an error. */
 export const pageParams = (defaultPerPage: number, minPerPage: number, maxPerPage: number) => ({

@@ -1,8 +1,8 @@
-import { int, obj, oneOf, optional, str } from '../decode.ts';
 import { invalidValue, noSuchObject } from '../errors.ts';
 import { HEX_ID, newHexId } from '../ids.ts';
 import { qString } from '../query.ts';
-import { type EdgeRoute, route } from '../route.ts';
+import { type EdgeRoute, type PathParam, route } from '../route.ts';
+import { int, obj, oneOf, optional, str } from '../schema.ts';
 import type { Zone } from '../zones/store.ts';
 import { type DnsRecord, deleteDnsRecord, findDnsRecord, insertDnsRecord, listDnsRecords } from './store.ts';
 
@@ -12,6 +12,10 @@ import { type DnsRecord, deleteDnsRecord, findDnsRecord, insertDnsRecord, listDn
 const read = { zone: 'dns', level: 'read' } as const;
 const edit = { zone: 'dns', level: 'edit' } as const;
 const BASE = '/zones/:zone_id/dns_records';
+const recordId: PathParam = {
+  schema: { pattern: HEX_ID.source, description: 'The record id (32 lowercase hex characters)' },
+  notFound: 'a DNS record id is 32 hex characters',
+};
 
 const recordJson = (zone: Zone, r: DnsRecord) => ({
   id: r.id,
@@ -114,7 +118,7 @@ export const dnsRecordRoutes: EdgeRoute[] = [
     url: `${BASE}/:dns_record_id`,
     summary: 'A DNS record',
     access: read,
-    params: { dns_record_id: checkId },
+    params: { dns_record_id: recordId },
     result: recordSchema,
     async handle({ deps, zone, params, path }) {
       const record = await findDnsRecord(deps.db, zone.id, params.dns_record_id!);
@@ -127,7 +131,7 @@ export const dnsRecordRoutes: EdgeRoute[] = [
     url: `${BASE}/:dns_record_id`,
     summary: 'Delete a DNS record',
     access: edit,
-    params: { dns_record_id: checkId },
+    params: { dns_record_id: recordId },
     result: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
     async handle({ deps, zone, params, path }) {
       if (!(await deleteDnsRecord(deps.db, zone.id, params.dns_record_id!)))
@@ -136,7 +140,3 @@ export const dnsRecordRoutes: EdgeRoute[] = [
     },
   }),
 ];
-
-function checkId(value: string, path: string) {
-  if (!HEX_ID.test(value)) throw noSuchObject(path, 'a DNS record id is 32 hex characters');
-}

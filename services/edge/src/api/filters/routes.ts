@@ -1,9 +1,9 @@
-import { oneOrMany } from '../decode.ts';
 import { Reply } from '../envelope.ts';
 import { invalidParameter } from '../errors.ts';
-import { isHexId } from '../ids.ts';
+import { HEX_ID } from '../ids.ts';
 import { pageParams, paginate, qBool, qList, qString } from '../query.ts';
 import { type EdgeRoute, route } from '../route.ts';
+import { eachItem, oneOrMany } from '../schema.ts';
 import {
   createFilters,
   deleteFilter,
@@ -18,9 +18,7 @@ import { listFilters } from './store.ts';
 const read = { zone: 'firewall', level: 'read' } as const;
 const edit = { zone: 'firewall', level: 'edit' } as const;
 const list = { type: 'array', items: filterSchema };
-const idList = qList('Filter ids', (v) =>
-  isHexId(v) ? undefined : 'is not a filter id (32 hex characters)',
-);
+const idList = qList('Filter ids', HEX_ID, 'is not a filter id (32 hex characters)');
 const deleted = {
   type: 'array',
   items: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
@@ -63,7 +61,7 @@ export const filterRoutes: EdgeRoute[] = [
     body: oneOrMany(filterInput, 100),
     result: list,
     async handle({ deps, zone, body }) {
-      const made = await deps.db.transaction((tx) => createFilters(tx, deps, zone, body));
+      const made = await deps.db.transaction((tx) => createFilters(tx, deps, zone, eachItem(body)));
       return made.map(filterJson);
     },
   }),
@@ -77,7 +75,7 @@ export const filterRoutes: EdgeRoute[] = [
     async handle({ deps, zone, body, path }) {
       return deps.db.transaction(async (tx) => {
         const out = [];
-        for (const { input, pointer } of body) {
+        for (const { input, pointer } of eachItem(body)) {
           if (input.id === undefined)
             throw invalidParameter('id', `${pointer || '/'}: each filter needs its id`);
           out.push(

@@ -1,8 +1,8 @@
 import type { Queryable } from '@cairn/kit';
 import type { EdgeDeps } from '../../deps.ts';
-import { bool, type Decoded, hexId, ignored, obj, optional, pointerTo, str } from '../decode.ts';
 import { invalidBody, invalidValue, noSuchObject } from '../errors.ts';
 import { isHexId, newHexId } from '../ids.ts';
+import { bool, hexId, ignored, obj, optional, pointerTo, type Static, str } from '../schema.ts';
 import type { Zone } from '../zones/store.ts';
 import { checkFilterExpression } from './expression.ts';
 import { deleteFilterRow, type Filter, filterUsers, findFilter, saveFilter } from './store.ts';
@@ -17,7 +17,7 @@ export const filterFields = {
   modified_on: ignored({ type: 'string' }),
 };
 export const filterInput = obj(filterFields);
-export type FilterInput = Decoded<typeof filterInput>;
+export type FilterInput = Static<typeof filterInput>;
 
 export function filterJson(f: Filter) {
   return { id: f.id, expression: f.expression, paused: f.paused, description: f.description, ref: f.ref };

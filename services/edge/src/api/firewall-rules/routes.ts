@@ -1,9 +1,9 @@
-import { oneOrMany } from '../decode.ts';
 import { Reply } from '../envelope.ts';
 import { invalidParameter } from '../errors.ts';
-import { isHexId } from '../ids.ts';
+import { HEX_ID } from '../ids.ts';
 import { pageParams, paginate, qBool, qEnum, qList, qString } from '../query.ts';
 import { type EdgeRoute, route } from '../route.ts';
+import { eachItem, oneOrMany } from '../schema.ts';
 import {
   changeFirewallRule,
   createFirewallRules,
@@ -21,9 +21,7 @@ const read = { zone: 'firewall', level: 'read' } as const;
 const edit = { zone: 'firewall', level: 'edit' } as const;
 const list = { type: 'array', items: firewallRuleSchema };
 const BASE = '/zones/:zone_id/firewall/rules';
-const idList = qList('Firewall rule ids', (v) =>
-  isHexId(v) ? undefined : 'is not a firewall rule id (32 hex characters)',
-);
+const idList = qList('Firewall rule ids', HEX_ID, 'is not a firewall rule id (32 hex characters)');
 const deleted = {
   type: 'array',
   items: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
@@ -65,7 +63,7 @@ export const firewallRuleRoutes: EdgeRoute[] = [
     result: list,
     async handle({ deps, zone, body }) {
       return deps.db.transaction(async (tx) => {
-        const made = await createFirewallRules(tx, deps, zone, body);
+        const made = await createFirewallRules(tx, deps, zone, eachItem(body));
         return Promise.all(made.map((r) => renderRule(tx, r)));
       });
     },
@@ -84,7 +82,7 @@ export const firewallRuleRoutes: EdgeRoute[] = [
       async handle({ deps, zone, body, path }) {
         return deps.db.transaction(async (tx) => {
           const out = [];
-          for (const { input, pointer } of body) {
+          for (const { input, pointer } of eachItem(body)) {
             if (input.id === undefined)
               throw invalidParameter('id', `${pointer || '/'}: each firewall rule needs its id`);
             out.push(

@@ -1,9 +1,12 @@
 import type { Queryable } from '@cairn/kit';
 import type { EdgeDeps } from '../../deps.ts';
+import { invalidValue, noSuchObject, notEntitled } from '../errors.ts';
+import { createFilters, filterJson, filterSchema, updateFilter } from '../filters/service.ts';
+import { deleteFilterRow, filterUsers, findFilter } from '../filters/store.ts';
+import { isHexId, newHexId } from '../ids.ts';
 import {
   arr,
   bool,
-  type Decoded,
   hexId,
   ignored,
   int,
@@ -12,12 +15,9 @@ import {
   oneOf,
   optional,
   pointerTo,
+  type Static,
   str,
-} from '../decode.ts';
-import { invalidValue, noSuchObject, notEntitled } from '../errors.ts';
-import { createFilters, filterJson, filterSchema, updateFilter } from '../filters/service.ts';
-import { deleteFilterRow, filterUsers, findFilter } from '../filters/store.ts';
-import { isHexId, newHexId } from '../ids.ts';
+} from '../schema.ts';
 import { CUSTOM_RULE_QUOTA, planLabel } from '../zones/plans.ts';
 import type { Zone } from '../zones/store.ts';
 import {
@@ -70,7 +70,7 @@ const fields = {
   modified_on: ignored({ type: 'string' }),
 };
 export const firewallRuleInput = obj(fields);
-export type FirewallRuleInput = Decoded<typeof firewallRuleInput>;
+export type FirewallRuleInput = Static<typeof firewallRuleInput>;
 
 /** PATCH: change some fields (priority, paused, …) of existing rules. */
 export const firewallRulePatch = obj({
@@ -79,7 +79,7 @@ export const firewallRulePatch = obj({
   filter: optional(filterRef),
   action: optional(fields.action),
 });
-export type FirewallRulePatch = Decoded<typeof firewallRulePatch>;
+export type FirewallRulePatch = Static<typeof firewallRulePatch>;
 
 export function firewallRuleJson(rule: FirewallRule, filter: ReturnType<typeof filterJson>) {
   return {

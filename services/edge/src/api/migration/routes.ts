@@ -1,5 +1,4 @@
 import { allows } from '../auth/permissions.ts';
-import { arr, obj, optional, str } from '../decode.ts';
 import { Reply } from '../envelope.ts';
 import { authenticationError, invalidParameter } from '../errors.ts';
 import { qBool, qEnum } from '../query.ts';
@@ -7,6 +6,7 @@ import { type EdgeRoute, route } from '../route.ts';
 import { rulesetSchema } from '../rulesets/model.ts';
 import { ruleInput } from '../rulesets/rule-input.ts';
 import { putEntrypoint } from '../rulesets/service.ts';
+import { arr, obj, optional, str } from '../schema.ts';
 import { MIGRATION_CODES, message } from './errors.ts';
 import {
   checkUpgrade,
@@ -24,8 +24,7 @@ const ENTRYPOINT = '/zones/:zone_id/rulesets/phases/:ruleset_phase/entrypoint';
 const phaseTwo = {
   phase_two: qBool(
     '1 selects the phase 2 procedure (eligibility: no URI-based WAF overrides); without it, phase 1',
-    (name, text) =>
-      `Query parameter ${name} is a flag, not a phase number: ${name}=1 selects the phase 2 procedure, and 0 or leaving it out the phase 1 procedure (true and false work too); not "${text}"`,
+    'Query parameter {name} is a flag, not a phase number: {name}=1 selects the phase 2 procedure, and 0 or leaving it out the phase 1 procedure (true and false work too); not "{text}"',
   ),
 };
 

@@ -1,7 +1,7 @@
 import type { EdgeDeps } from '../../deps.ts';
-import { arr, custom, type Decoded, int, obj, oneOf, optional, pointerTo, str } from '../decode.ts';
 import { invalidValue, noSuchObject, notEntitled } from '../errors.ts';
 import { isHexId, newHexId } from '../ids.ts';
+import { anyValue, arr, int, obj, oneOf, optional, pointerTo, type Static, str } from '../schema.ts';
 import { atLeast, PAGE_RULE_QUOTA, planLabel } from '../zones/plans.ts';
 import type { Zone } from '../zones/store.ts';
 import { findPageRule, listPageRules, type PageRule, type PageRuleAction, savePageRule } from './store.ts';
@@ -21,9 +21,7 @@ const target = obj({
 
 const action = obj({
   id: str({ min: 1, max: 64 }),
-  value: optional(
-    custom({ description: 'The setting value (a string for the actions Cairn supports)' }, (v) => v),
-  ),
+  value: optional(anyValue('The setting value (a string for the actions Cairn supports)')),
 });
 
 /** The page-rule actions Cairn keeps: the security-relevant ones (reference §2.5). */
@@ -46,9 +44,9 @@ export const pageRulePatch = obj({
   priority: fields.priority,
   status: fields.status,
 });
-type PageRuleInput = Decoded<typeof pageRuleInput>;
+type PageRuleInput = Static<typeof pageRuleInput>;
 
-function checkActions(zone: Zone, actions: Decoded<typeof action>[], base: string): PageRuleAction[] {
+function checkActions(zone: Zone, actions: Static<typeof action>[], base: string): PageRuleAction[] {
   const seen = new Set<string>();
   return actions.map((a, i) => {
     const at = pointerTo(base, i);
@@ -112,7 +110,7 @@ export const pageRuleSchema = {
   type: 'object',
   properties: {
     id: { type: 'string' },
-    targets: fields.targets.schema,
+    targets: fields.targets,
     actions: {
       type: 'array',
       items: {
@@ -164,7 +162,7 @@ export async function changePageRule(
   deps: Pick<EdgeDeps, 'db' | 'clock'>,
   zone: Zone,
   id: string,
-  input: Decoded<typeof pageRulePatch>,
+  input: Static<typeof pageRulePatch>,
   path: string,
 ) {
   const existing = await pageRuleOf(deps, zone, id, path);

@@ -1,5 +1,5 @@
-import { pointerTo } from '../decode.ts';
 import { invalidValue } from '../errors.ts';
+import { pointerTo } from '../schema.ts';
 import type { Position } from './rule-input.ts';
 
 /**

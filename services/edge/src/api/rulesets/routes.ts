@@ -1,10 +1,10 @@
 import type { EdgeDeps } from '../../deps.ts';
-import { arr, obj, oneOf, optional, str } from '../decode.ts';
 import { NO_CONTENT, Reply } from '../envelope.ts';
 import { authenticationError, invalidParameter, rulesetNotFound } from '../errors.ts';
-import { isHexId } from '../ids.ts';
+import { HEX_ID } from '../ids.ts';
 import { qBool, qInt, qString } from '../query.ts';
-import { type EdgeRoute, route } from '../route.ts';
+import { type EdgeRoute, type PathParam, route } from '../route.ts';
+import { arr, obj, oneOf, optional, str } from '../schema.ts';
 import { managedRulesetJson, rulesetSchema } from './model.ts';
 import { ruleInput, rulePatch, ruleWithPosition } from './rule-input.ts';
 import {
@@ -24,20 +24,16 @@ import {
   updateRuleset,
 } from './service.ts';
 
-const hexParam = (name: string, what: string) => (value: string) => {
-  if (!isHexId(value))
-    throw invalidParameter(name, `'${value}' is not a valid ${what} id: ids are 32 lowercase hex characters`);
-};
-const versionParam = (value: string) => {
-  if (!/^[1-9][0-9]{0,8}$/.test(value)) {
-    throw invalidParameter(
-      'ruleset_version',
-      `'${value}' is not a valid ruleset version: versions are positive integers`,
-    );
-  }
+const hexParam = (what: string): PathParam => ({
+  schema: { pattern: HEX_ID.source, description: `The ${what} id (32 lowercase hex characters)` },
+  message: `'{value}' is not a valid ${what} id: ids are 32 lowercase hex characters`,
+});
+const versionParam: PathParam = {
+  schema: { pattern: '^[1-9][0-9]{0,8}$', description: 'A version number (1, 2, …)' },
+  message: `'{value}' is not a valid ruleset version: versions are positive integers`,
 };
 
-const rulesetId = { ruleset_id: hexParam('ruleset_id', 'ruleset') };
+const rulesetId = { ruleset_id: hexParam('ruleset') };
 const read = { zone: 'rulesets', level: 'read' } as const;
 const edit = { zone: 'rulesets', level: 'edit' } as const;
 const dryRun = { dry_run: qBool('Validate only: nothing is saved and result is null') };
@@ -192,7 +188,7 @@ export const rulesetRoutes: EdgeRoute[] = [
     url: '/zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id',
     summary: 'Change a rule and/or move it; returns the whole ruleset',
     access: edit,
-    params: { ...rulesetId, rule_id: hexParam('rule_id', 'rule') },
+    params: { ...rulesetId, rule_id: hexParam('rule') },
     query: dryRun,
     body: rulePatch,
     result: fullOrNull,
@@ -207,7 +203,7 @@ export const rulesetRoutes: EdgeRoute[] = [
     url: '/zones/:zone_id/rulesets/:ruleset_id/rules/:rule_id',
     summary: 'Delete a rule; returns the whole ruleset',
     access: edit,
-    params: { ...rulesetId, rule_id: hexParam('rule_id', 'rule') },
+    params: { ...rulesetId, rule_id: hexParam('rule') },
     query: dryRun,
     result: fullOrNull,
     handle: ({ deps, auth, zone, params, query }) =>

@@ -1,27 +1,8 @@
-import {
-  bool,
-  custom,
-  type Decoded,
-  type Decoder,
-  ignored,
-  int,
-  obj,
-  optional,
-  str,
-  wrongType,
-} from '../decode.ts';
-import { blockParameters } from './action-parameters/block.ts';
-import { executeParameters } from './action-parameters/execute.ts';
-import { skipParameters } from './action-parameters/skip.ts';
+import { anyObject, bool, ignored, int, obj, optional, type Static, str } from '../schema.ts';
 
-/** `action_parameters` before the action is known: any object; `validate.ts` decodes it per action. */
-const actionParameters: Decoder<Record<string, unknown>> = custom(
-  { anyOf: [executeParameters.schema, skipParameters.schema, blockParameters.schema] },
-  (value, pointer) => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value))
-      throw wrongType(pointer, value, 'an object');
-    return value as Record<string, unknown>;
-  },
+/** `action_parameters` before the action is known: any object; `validate.ts` checks it per action. */
+const actionParameters = anyObject(
+  'Depends on action: execute (id, version, matched_data, overrides), skip (ruleset, phase, rulesets, rules, phases, products), block (response); see the Rulesets API',
 );
 
 export const position = obj(
@@ -32,7 +13,7 @@ export const position = obj(
   },
   { description: 'Where the rule goes: exactly one of before, after, index' },
 );
-export type Position = Decoded<typeof position>;
+export type Position = Static<typeof position>;
 
 const ruleFields = {
   id: optional(
@@ -51,11 +32,11 @@ const ruleFields = {
 };
 
 export const ruleInput = obj(ruleFields);
-export type RuleInput = Decoded<typeof ruleInput>;
+export type RuleInput = Static<typeof ruleInput>;
 
 /** POST …/rules: a rule and where it goes. */
 export const ruleWithPosition = obj({ ...ruleFields, position: optional(position) });
-export type RuleWithPosition = Decoded<typeof ruleWithPosition>;
+export type RuleWithPosition = Static<typeof ruleWithPosition>;
 
 /** PATCH …/rules/{id}: the fields to change (the rest is kept) and/or a new position. */
 export const rulePatch = obj({
@@ -64,4 +45,4 @@ export const rulePatch = obj({
   expression: optional(ruleFields.expression),
   position: optional(position),
 });
-export type RulePatch = Decoded<typeof rulePatch>;
+export type RulePatch = Static<typeof rulePatch>;

@@ -1,7 +1,6 @@
 import type { Queryable } from '@cairn/kit';
 import type { EdgeDeps } from '../../deps.ts';
 import type { ManagedRuleset } from '../../managed/types.ts';
-import { pointerTo } from '../decode.ts';
 import {
   EDGE_CODES,
   edgeError,
@@ -14,6 +13,7 @@ import {
 } from '../errors.ts';
 import { newHexId } from '../ids.ts';
 import { type Actor, recordRulesetsWrite, SYSTEM_ACTOR } from '../migration/store.ts';
+import { pointerTo } from '../schema.ts';
 import { CUSTOM_RULE_QUOTA, planLabel } from '../zones/plans.ts';
 import type { Zone } from '../zones/store.ts';
 import {

@@ -1,7 +1,8 @@
 import type { Catalogue } from '../../managed/catalogue.ts';
-import { obj, pointerTo } from '../decode.ts';
 import { EDGE_CODES, edgeError, invalidValue, notEntitled } from '../errors.ts';
 import { isHexId } from '../ids.ts';
+import { obj, pointerTo } from '../schema.ts';
+import { check } from '../validation.ts';
 import { type PlanName, planLabel } from '../zones/plans.ts';
 import { blockParameters } from './action-parameters/block.ts';
 import { checkExecute, executeParameters } from './action-parameters/execute.ts';
@@ -57,25 +58,25 @@ export function checkRule(input: RuleInput, context: RuleContext, pointer: strin
   switch (input.action) {
     case 'execute': {
       if (raw === undefined) throw parametersRequired('execute', at);
-      const params = executeParameters.decode(raw, at);
+      const params = check(executeParameters, raw, at);
       checkExecute(params, at, context);
       parameters = params;
       break;
     }
     case 'skip': {
       if (raw === undefined) throw parametersRequired('skip', at);
-      const params = skipParameters.decode(raw, at);
+      const params = check(skipParameters, raw, at);
       checkSkip(params, at, context);
       parameters = params;
       break;
     }
     case 'block': {
-      const params = raw === undefined ? {} : blockParameters.decode(raw, at);
+      const params = raw === undefined ? {} : check(blockParameters, raw, at);
       parameters = Object.keys(params).length > 0 ? params : undefined;
       break;
     }
     default:
-      if (raw !== undefined) noParameters.decode(raw, at);
+      if (raw !== undefined) check(noParameters, raw, at);
   }
   return {
     action: input.action,

@@ -1,6 +1,6 @@
-import { pointerTo } from '../decode.ts';
 import { invalidValue } from '../errors.ts';
 import { newHexId } from '../ids.ts';
+import { pointerTo } from '../schema.ts';
 import { canonical, type RuleContent, type StoredRule } from './model.ts';
 
 export interface IncomingRule {

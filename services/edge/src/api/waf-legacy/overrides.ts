@@ -1,8 +1,9 @@
 import type { EdgeDeps } from '../../deps.ts';
+import { invalidBody, invalidValue, noSuchObject } from '../errors.ts';
+import { HEX_ID, isHexId, newHexId } from '../ids.ts';
 import {
   arr,
   bool,
-  type Decoded,
   hexId,
   int,
   nullable,
@@ -11,10 +12,9 @@ import {
   optional,
   pointerTo,
   record,
+  type Static,
   str,
-} from '../decode.ts';
-import { invalidBody, invalidValue, noSuchObject } from '../errors.ts';
-import { isHexId, newHexId } from '../ids.ts';
+} from '../schema.ts';
 import { lockZone, type Zone } from '../zones/store.ts';
 import { PACKAGES, packageGroups, packageRules } from './catalogue.ts';
 import { assertLegacyWaf } from './service.ts';
@@ -32,10 +32,7 @@ const url = str({
 });
 
 const ruleModes = record(
-  {
-    check: (k) => (/^[0-9]{1,12}$/.test(k) ? undefined : 'it must be a WAF rule id (digits)'),
-    description: 'rule id',
-  },
+  { pattern: /^[0-9]{1,12}$/, problem: 'it must be a WAF rule id (digits)', description: 'rule id' },
   mode,
 );
 const rewriteAction = obj({
@@ -54,10 +51,7 @@ const fields = {
   paused: optional(bool()),
   groups: optional(
     record(
-      {
-        check: (k) => (isHexId(k) ? undefined : 'it must be a WAF group id (32 hex characters)'),
-        description: 'group id',
-      },
+      { pattern: HEX_ID, problem: 'it must be a WAF group id (32 hex characters)', description: 'group id' },
       mode,
     ),
   ),
@@ -73,7 +67,7 @@ export const overrideUpdate = obj({
   rules: ruleModes,
   rewrite_action: rewriteAction,
 });
-type OverrideInput = Decoded<typeof overrideCreate>;
+type OverrideInput = Static<typeof overrideCreate>;
 
 export function overrideJson(o: WafOverride) {
   return {
@@ -147,7 +141,7 @@ export async function updateOverride(
   deps: Pick<EdgeDeps, 'db' | 'clock' | 'catalogue'>,
   zone: Zone,
   id: string,
-  input: Decoded<typeof overrideUpdate>,
+  input: Static<typeof overrideUpdate>,
   path: string,
 ) {
   const existing = await overrideOf(deps, zone, id, path);

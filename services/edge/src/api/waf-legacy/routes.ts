@@ -1,8 +1,8 @@
-import { obj, oneOf, optional } from '../decode.ts';
 import { Reply } from '../envelope.ts';
 import { invalidValue, noSuchObject } from '../errors.ts';
 import { pageParams, paginate, qEnum, qString } from '../query.ts';
 import { type EdgeRoute, route } from '../route.ts';
+import { obj, oneOf, optional } from '../schema.ts';
 import type { Zone } from '../zones/store.ts';
 import { PACKAGES, packageRules } from './catalogue.ts';
 import {

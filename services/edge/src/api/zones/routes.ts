@@ -1,10 +1,10 @@
 import { allows, seesZone } from '../auth/permissions.ts';
-import { bool, hexId, obj, oneOf, optional, str } from '../decode.ts';
 import { Reply } from '../envelope.ts';
-import { authenticationError, invalidValue, noSuchObject } from '../errors.ts';
+import { authenticationError, invalidValue } from '../errors.ts';
 import { settingNotices } from '../migration/notices.ts';
 import { pageParams, paginate, qEnum, qString } from '../query.ts';
-import { type EdgeRoute, route } from '../route.ts';
+import { type EdgeRoute, type PathParam, route } from '../route.ts';
+import { bool, hexId, obj, oneOf, optional, str } from '../schema.ts';
 import { findPlan, PLAN_NAMES } from './plans.ts';
 import { changeZone, createZone, deleteZone, zoneJson, zoneSchema } from './service.ts';
 import { findSetting, readSettings, SETTINGS, settingSchema, writeSetting } from './settings.ts';
@@ -43,6 +43,10 @@ const EditZone = obj({
 });
 
 const zoneId = { zone: 'zone', level: 'read' } as const;
+const settingId: PathParam = {
+  schema: { enum: SETTINGS.map((s) => s.id), description: 'The setting' },
+  notFound: `Cairn keeps the zone settings ${SETTINGS.map((s) => s.id).join(', ')}, not "{value}"`,
+};
 
 export const zoneRoutes: EdgeRoute[] = [
   route({
@@ -163,7 +167,7 @@ export const zoneRoutes: EdgeRoute[] = [
     url: '/zones/:zone_id/settings/:setting_id',
     summary: 'One zone setting (waf, security_level)',
     access: { zone: 'zone_settings', level: 'read' },
-    params: { setting_id: checkSetting },
+    params: { setting_id: settingId },
     result: settingSchema,
     async handle({ deps, zone, params }) {
       const all = await readSettings(deps.db, zone.id, zone.plan);
@@ -175,7 +179,7 @@ export const zoneRoutes: EdgeRoute[] = [
     url: '/zones/:zone_id/settings/:setting_id',
     summary: 'Change one zone setting',
     access: { zone: 'zone_settings', level: 'edit' },
-    params: { setting_id: checkSetting },
+    params: { setting_id: settingId },
     body: obj({ value: str({ description: 'The new value' }), enabled: optional(bool()) }),
     result: settingSchema,
     async handle({ deps, zone, params, body }) {
@@ -198,12 +202,3 @@ export const zoneRoutes: EdgeRoute[] = [
   }),
   ...urlNormalizationRoutes,
 ];
-
-function checkSetting(value: string, path: string) {
-  if (!findSetting(value)) {
-    throw noSuchObject(
-      path,
-      `Cairn keeps the zone settings ${SETTINGS.map((s) => s.id).join(', ')}, not "${value}"`,
-    );
-  }
-}

@@ -1,7 +1,7 @@
 import type { Queryable } from '@cairn/kit';
 import type { UrlNormalizationType } from '@cairn/rules';
-import { obj, oneOf, optional } from '../decode.ts';
 import { type EdgeRoute, route } from '../route.ts';
+import { obj, oneOf, optional } from '../schema.ts';
 
 /**
  * The zone's URL normalisation (`/zones/{id}/url_normalization`, as the real API): `type` rfc3986 or

@@ -1,4 +1,4 @@
-import { int, obj, oneOf, optional, str } from '../../decode.ts';
+import { int, obj, oneOf, optional, str } from '../../schema.ts';
 
 /** `block`: an optional custom response (status 400–499, content, content type). */
 export const blockParameters = obj(

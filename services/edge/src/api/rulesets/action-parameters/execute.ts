@@ -1,6 +1,6 @@
 import type { Catalogue } from '../../../managed/catalogue.ts';
-import { arr, bool, type Decoded, hexId, int, obj, oneOf, optional, pointerTo, str } from '../../decode.ts';
 import { invalidValue, notEntitled } from '../../errors.ts';
+import { arr, bool, hexId, int, obj, oneOf, optional, pointerTo, type Static, str } from '../../schema.ts';
 import { atLeast, type PlanName, planLabel } from '../../zones/plans.ts';
 import { OVERRIDE_ACTIONS, type SupportedPhase } from '../phases.ts';
 
@@ -60,7 +60,7 @@ export const executeParameters = obj(
   { description: 'execute: run a managed ruleset, with overrides' },
 );
 
-export type ExecuteParameters = Decoded<typeof executeParameters>;
+export type ExecuteParameters = Static<typeof executeParameters>;
 
 /** What the catalogue must confirm about an execute rule: the ruleset, its version, categories and rules. */
 export function checkExecute(

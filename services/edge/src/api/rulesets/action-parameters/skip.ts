@@ -1,7 +1,7 @@
 import type { Catalogue } from '../../../managed/catalogue.ts';
-import { arr, type Decoded, hexId, obj, oneOf, optional, pointerTo, record, str } from '../../decode.ts';
 import { invalidValue } from '../../errors.ts';
-import { isHexId } from '../../ids.ts';
+import { HEX_ID } from '../../ids.ts';
+import { arr, hexId, obj, oneOf, optional, pointerTo, record, type Static, str } from '../../schema.ts';
 import { SKIP_PRODUCTS, SKIPPABLE_PHASES, type SupportedPhase } from '../phases.ts';
 
 export const skipParameters = obj(
@@ -11,10 +11,7 @@ export const skipParameters = obj(
     rulesets: optional(arr(hexId(), { min: 1, unique: true, description: 'Managed rulesets to skip' })),
     rules: optional(
       record(
-        {
-          check: (k) => (isHexId(k) ? undefined : 'it must be a 32-character hex ruleset id'),
-          description: 'ruleset id',
-        },
+        { pattern: HEX_ID, problem: 'it must be a 32-character hex ruleset id', description: 'ruleset id' },
         arr(hexId(), { min: 1, unique: true }),
         { min: 1, description: 'Rules to skip, by managed ruleset id' },
       ),
@@ -34,7 +31,7 @@ export const skipParameters = obj(
   },
 );
 
-export type SkipParameters = Decoded<typeof skipParameters>;
+export type SkipParameters = Static<typeof skipParameters>;
 
 /**
  * The combinations the real service refuses (reference §1.6): `ruleset: "current"` stands alone;
