@@ -14,6 +14,10 @@
 //      of the last run when it holds the same count (no generation, no import); PLACES_BENCH_ONLY=bc runs only
 //      the scenarios named. The closed-loop table adds the CPU time per request of the server process and of
 //      the PostgreSQL backends (from /proc), which, unlike latency, does not grow with queueing.
+//      PLACES_BENCH_COUNTS=1000000,10000000 (PostgreSQL) measures each size in turn, each in its own database
+//      (cairn_1m, cairn_10m; with PLACES_BENCH_REUSE=1 kept between runs), the open loop of every size at the
+//      rate chosen for the first, and prints them side by side with the table and index sizes, the server's
+//      memory and the share of PostgreSQL block reads that missed its buffer cache.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -65,9 +69,10 @@ function firstJsonLine<T>(proc: ReturnType<typeof child>): Promise<T> {
   });
 }
 
-const server = child('./places-server.ts', [], { PLACES_BENCH_CSV: csv });
-const ready = await firstJsonLine<Ready>(server);
-const headers = { authorization: `Bearer ${ready.key}`, 'x-places-api-version': '2025-06-17' };
+let server: ReturnType<typeof child>;
+let ready: Ready;
+let headers: Record<string, string>;
+let dbName = 'cairn_bench_places';
 
 // Query centres: the 100 most populous cities, where generated places are densest, jittered a little.
 let i = 0;
@@ -117,7 +122,8 @@ async function backendPids(): Promise<number[]> {
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   const { rows } = await client.query<{ pid: number }>(
-    `SELECT pid FROM pg_stat_activity WHERE datname = 'cairn_bench_places' AND pid <> pg_backend_pid()`,
+    `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+    [dbName],
   );
   await client.end();
   return rows.map((r) => r.pid);
@@ -225,59 +231,219 @@ const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-const loadAtStart = load();
-const figures: Record<string, Awaited<ReturnType<typeof run>>> = {};
-const open: Record<string, OpenFigures> = {};
-const only = process.env.PLACES_BENCH_ONLY; // e.g. "bc": only scenarios (b) and (c)
-for (const [name, path] of Object.entries(scenarios)) {
-  if (only && !only.includes(name[1]!)) continue;
-  await run(path); // warm-up: caches, JIT
-  figures[name] = await run(path);
-  open[name] = await openLoop(path, fixedRate ?? Math.max(1, Math.round(figures[name].rps / 2)));
-}
-server.kill('SIGTERM');
-await new Promise((ok) => server.once('exit', ok));
 
-let imported: { imported: number; bad: number; ms: number } | undefined;
-if (ready.generateMs !== null) {
-  const importer = child('./places-import.ts', [csv], {});
-  imported = await firstJsonLine<{ imported: number; bad: number; ms: number }>(importer);
-  await new Promise((ok) => importer.once('exit', ok));
+/** The database's URL on the server of DATABASE_URL. */
+const dbUrl = (name: string) => {
+  const u = new URL(process.env.DATABASE_URL!);
+  u.pathname = `/${name}`;
+  return u.toString();
+};
+
+interface Sizes {
+  table: number;
+  indexes: { name: string; bytes: number }[];
+  /** Block reads of places and its indexes during the scenarios: from the buffer cache, and from the OS. */
+  hit: number;
+  read: number;
+}
+
+async function sizes(): Promise<Omit<Sizes, 'hit' | 'read'> & { hit: number; read: number }> {
+  const client = new pg.Client({ connectionString: dbUrl(dbName) });
+  await client.connect();
+  try {
+    const table = await client.query<{ bytes: string }>(`SELECT pg_table_size('places') AS bytes`);
+    const indexes = await client.query<{ name: string; bytes: string }>(
+      `SELECT indexrelname AS name, pg_relation_size(indexrelid) AS bytes FROM pg_stat_user_indexes
+        WHERE relname = 'places' ORDER BY pg_relation_size(indexrelid) DESC`,
+    );
+    const io = await client.query<{ hit: string; read: string }>(
+      `SELECT coalesce(heap_blks_hit, 0) + coalesce(idx_blks_hit, 0) AS hit,
+              coalesce(heap_blks_read, 0) + coalesce(idx_blks_read, 0) AS read
+         FROM pg_statio_user_tables WHERE relname = 'places'`,
+    );
+    return {
+      table: Number(table.rows[0]!.bytes),
+      indexes: indexes.rows.map((r) => ({ name: r.name, bytes: Number(r.bytes) })),
+      hit: Number(io.rows[0]?.hit ?? 0),
+      read: Number(io.rows[0]?.read ?? 0),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Resident and peak resident memory of a process (MB), from /proc. */
+function memoryMb(pid: number): { rss: number; peak: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch {
+    return { rss: 0, peak: 0 };
+  }
+}
+
+interface Measured {
+  ready: Ready;
+  loadAtStart: string;
+  loadAtEnd: string;
+  figures: Record<string, Awaited<ReturnType<typeof run>>>;
+  open: Record<string, OpenFigures>;
+  imported?: { imported: number; bad: number; ms: number };
+  sizes?: Sizes;
+  memory: { rss: number; peak: number };
+}
+
+/** Rates of the open loop per scenario: given, or half the closed-loop req/s of the first size measured. */
+const rates: Record<string, number> = {};
+
+async function measure(count: number, name: string | undefined): Promise<Measured> {
+  if (name) dbName = name;
+  server = child('./places-server.ts', [], {
+    PLACES_BENCH_CSV: csv,
+    PLACES_BENCH_COUNT: String(count),
+    ...(name ? { PLACES_BENCH_DB: name } : {}),
+  });
+  ready = await firstJsonLine<Ready>(server);
+  headers = { authorization: `Bearer ${ready.key}`, 'x-places-api-version': '2025-06-17' };
+  const loadAtStart = load();
+  const before = ready.engine === 'postgres' ? await sizes() : undefined;
+  const figures: Record<string, Awaited<ReturnType<typeof run>>> = {};
+  const open: Record<string, OpenFigures> = {};
+  const only = process.env.PLACES_BENCH_ONLY; // e.g. "bc": only scenarios (b) and (c)
+  for (const [scenario, path] of Object.entries(scenarios)) {
+    if (only && !only.includes(scenario[1]!)) continue;
+    await run(path); // warm-up: caches, JIT
+    figures[scenario] = await run(path);
+    rates[scenario] ??= fixedRate ?? Math.max(1, Math.round(figures[scenario].rps / 2));
+    open[scenario] = await openLoop(path, rates[scenario]);
+  }
+  const memory = memoryMb(server.pid!);
+  const after = before ? await sizes() : undefined;
+  server.kill('SIGTERM');
+  await new Promise((ok) => server.once('exit', ok));
+
+  let imported: Measured['imported'];
+  if (ready.generateMs !== null) {
+    const importer = child('./places-import.ts', [csv], {});
+    imported = await firstJsonLine<{ imported: number; bad: number; ms: number }>(importer);
+    await new Promise((ok) => importer.once('exit', ok));
+  }
+  rmSync(csv, { force: true });
+  return {
+    ready,
+    loadAtStart,
+    loadAtEnd: load(),
+    figures,
+    open,
+    ...(imported ? { imported } : {}),
+    ...(before && after
+      ? { sizes: { ...after, hit: after.hit - before.hit, read: after.read - before.read } }
+      : {}),
+    memory,
+  };
+}
+
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024).toLocaleString('en-US')} MB`;
+const label = (count: number) => (count >= 1e6 ? `${count / 1e6}M` : `${count / 1e3}k`);
+
+function print(m: Measured) {
+  const { ready, figures, open, imported } = m;
+  console.log(
+    `places search benchmark — ${ready.engine}, ${ready.count.toLocaleString('en-US')} places, ${connections} connections, ${seconds} s per scenario, ${cpus().length} cores; load average at start ${m.loadAtStart}, at the end ${m.loadAtEnd}`,
+  );
+  if (ready.generateMs === null || !imported) {
+    console.log('generate, import: not measured (an existing database was reused: PLACES_BENCH_REUSE=1)');
+  } else {
+    console.log(
+      `generate ${ready.count.toLocaleString('en-US')}: ${s(ready.generateMs)} (${Math.round(ready.count / (ready.generateMs / 1000)).toLocaleString('en-US')}/s)`,
+    );
+    console.log(
+      `import ${imported.imported.toLocaleString('en-US')} CSV rows: ${s(imported.ms)} (${imported.bad} bad)   [export took ${s(ready.exportMs)}]`,
+    );
+  }
+  console.log(`closed loop, ${connections} connections (saturation)`);
+  console.log(
+    'scenario                          p50 ms   p99 ms     req/s   CPU ms/req: server  PostgreSQL   load (1 min)',
+  );
+  for (const [name, f] of Object.entries(figures)) {
+    console.log(
+      `${name.padEnd(32)} ${String(f.p50).padStart(7)} ${String(f.p99).padStart(8)} ${String(Math.round(f.rps)).padStart(9)} ${f.nodeCpu.toFixed(2).padStart(19)} ${ready.engine === 'postgres' ? f.pgCpu.toFixed(2).padStart(11) : '          -'} ${f.load.toFixed(2).padStart(14)}`,
+    );
+  }
+  console.log(
+    `open loop, fixed rate (${fixedRate === undefined ? 'half the closed-loop req/s of the first size' : `${fixedRate}/s`}); latency from each request's due time`,
+  );
+  console.log(
+    'scenario                          rate/s  sent/s   p50 ms   p90 ms   p99 ms   max ms  send lag ms   load (1 min)',
+  );
+  const ms = (v: number) => v.toFixed(1).padStart(8);
+  for (const [name, f] of Object.entries(open)) {
+    console.log(
+      `${name.padEnd(32)} ${String(f.rate).padStart(7)} ${String(Math.round(f.achieved)).padStart(7)} ${ms(f.p50)} ${ms(f.p90)} ${ms(f.p99)} ${ms(f.max)} ${f.lag.toFixed(1).padStart(12)} ${f.load.toFixed(2).padStart(14)}`,
+    );
+  }
+  console.log(`server memory: ${m.memory.rss.toFixed(0)} MB resident, peak ${m.memory.peak.toFixed(0)} MB`);
+  if (m.sizes) {
+    const z = m.sizes;
+    const total = z.table + z.indexes.reduce((sum, x) => sum + x.bytes, 0);
+    console.log(
+      `places: table ${mb(z.table)}, indexes ${z.indexes.map((x) => `${x.name} ${mb(x.bytes)}`).join(', ')}; ${mb(total)} in all`,
+    );
+    const reads = z.hit + z.read;
+    console.log(
+      `block reads during the scenarios: ${reads.toLocaleString('en-US')}, ${reads ? ((100 * z.read) / reads).toFixed(1) : '0'}% missed PostgreSQL's buffer cache`,
+    );
+  }
+}
+
+const counts = (process.env.PLACES_BENCH_COUNTS ?? process.env.PLACES_BENCH_COUNT ?? '1000000')
+  .split(',')
+  .map((c) => Number(c.trim()));
+if (counts.some((c) => !Number.isInteger(c) || c < 1)) {
+  throw new Error('PLACES_BENCH_COUNTS: a comma list of whole numbers of places, e.g. 1000000,10000000');
+}
+if (counts.length > 1 && !process.env.DATABASE_URL) {
+  throw new Error('PLACES_BENCH_COUNTS with several sizes needs PostgreSQL (DATABASE_URL)');
+}
+const measured: Measured[] = [];
+for (const count of counts) {
+  const m = await measure(count, counts.length > 1 ? `cairn_${label(count).toLowerCase()}` : undefined);
+  print(m);
+  measured.push(m);
 }
 rmSync(dir, { recursive: true, force: true });
 
-const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-console.log(
-  `places search benchmark — ${ready.engine}, ${ready.count.toLocaleString('en-US')} places, ${connections} connections, ${seconds} s per scenario, ${cpus().length} cores; load average at start ${loadAtStart}, at the end ${load()}`,
-);
-if (ready.generateMs === null || !imported) {
-  console.log('generate, import: not measured (an existing database was reused: PLACES_BENCH_REUSE=1)');
-} else {
-  console.log(
-    `generate ${ready.count.toLocaleString('en-US')}: ${s(ready.generateMs)} (${Math.round(ready.count / (ready.generateMs / 1000)).toLocaleString('en-US')}/s)`,
+if (measured.length > 1) {
+  const [first] = measured;
+  const sizesHead = measured.map((m) => label(m.ready.count).padStart(18)).join('');
+  console.log(`\nside by side (open loop at the same rate for every size; ratio = last size / first)`);
+  console.log(`${'p99 ms (open loop)'.padEnd(32)} ${'rate/s'.padStart(7)}${sizesHead}   ratio`);
+  for (const name of Object.keys(first!.open)) {
+    const p99s = measured.map((m) => m.open[name]?.p99 ?? Number.NaN);
+    console.log(
+      `${name.padEnd(32)} ${String(first!.open[name]!.rate).padStart(7)}${p99s.map((v) => v.toFixed(1).padStart(18)).join('')}   ${(p99s[p99s.length - 1]! / p99s[0]!).toFixed(2)}×`,
+    );
+  }
+  console.log(`${'p99 ms (closed loop)'.padEnd(32)} ${''.padStart(7)}${sizesHead}   ratio`);
+  for (const name of Object.keys(first!.figures)) {
+    const p99s = measured.map((m) => m.figures[name]?.p99 ?? Number.NaN);
+    console.log(
+      `${name.padEnd(32)} ${''.padStart(7)}${p99s.map((v) => v.toFixed(1).padStart(18)).join('')}   ${(p99s[p99s.length - 1]! / p99s[0]!).toFixed(2)}×`,
+    );
+  }
+  const row = (title: string, value: (m: Measured) => string) =>
+    console.log(`${title.padEnd(40)}${measured.map((m) => value(m).padStart(18)).join('')}`);
+  row('generate', (m) => (m.ready.generateMs === null ? 'reused' : s(m.ready.generateMs)));
+  row('import', (m) => (m.imported ? s(m.imported.ms) : 'reused'));
+  row('table', (m) => (m.sizes ? mb(m.sizes.table) : '-'));
+  for (const index of first!.sizes?.indexes ?? []) {
+    row(`index ${index.name}`, (m) => mb(m.sizes?.indexes.find((x) => x.name === index.name)?.bytes ?? 0));
+  }
+  row('buffer cache misses', (m) =>
+    m.sizes ? `${((100 * m.sizes.read) / Math.max(1, m.sizes.hit + m.sizes.read)).toFixed(1)}%` : '-',
   );
-  console.log(
-    `import ${imported.imported.toLocaleString('en-US')} CSV rows: ${s(imported.ms)} (${imported.bad} bad)   [export took ${s(ready.exportMs)}]`,
-  );
-}
-console.log(`closed loop, ${connections} connections (saturation)`);
-console.log(
-  'scenario                          p50 ms   p99 ms     req/s   CPU ms/req: server  PostgreSQL   load (1 min)',
-);
-for (const [name, f] of Object.entries(figures)) {
-  console.log(
-    `${name.padEnd(32)} ${String(f.p50).padStart(7)} ${String(f.p99).padStart(8)} ${String(Math.round(f.rps)).padStart(9)} ${f.nodeCpu.toFixed(2).padStart(19)} ${ready.engine === 'postgres' ? f.pgCpu.toFixed(2).padStart(11) : '          -'} ${f.load.toFixed(2).padStart(14)}`,
-  );
-}
-console.log(
-  `open loop, fixed rate (${fixedRate === undefined ? 'half the closed-loop req/s' : `${fixedRate}/s`}); latency from each request's due time`,
-);
-console.log(
-  'scenario                          rate/s  sent/s   p50 ms   p90 ms   p99 ms   max ms  send lag ms   load (1 min)',
-);
-const ms = (v: number) => v.toFixed(1).padStart(8);
-for (const [name, f] of Object.entries(open)) {
-  console.log(
-    `${name.padEnd(32)} ${String(f.rate).padStart(7)} ${String(Math.round(f.achieved)).padStart(7)} ${ms(f.p50)} ${ms(f.p90)} ${ms(f.p99)} ${ms(f.max)} ${f.lag.toFixed(1).padStart(12)} ${f.load.toFixed(2).padStart(14)}`,
-  );
+  row('server resident memory', (m) => `${m.memory.rss.toFixed(0)} MB`);
+  row('load average (start)', (m) => m.loadAtStart.split(' ')[0]!);
 }

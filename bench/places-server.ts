@@ -1,7 +1,8 @@
 // The places benchmark's server process: a fresh database with N generated places, served on loopback.
 // Prints one JSON line {port, key, generateMs, exportMs, count, cities} and serves until killed.
 // PLACES_BENCH_REUSE=1 (PostgreSQL): an existing benchmark database with the same count of places is served
-// as it is (generateMs null, no CSV export).
+// as it is (generateMs null, no CSV export). PLACES_BENCH_DB names the database (default cairn_bench_places),
+// so a 10M set can live beside the 1M one.
 import { createIdentity, createOrganization, createServiceKey, identityMigrations } from '@cairn/identity';
 import { createApp, createLogger, createMetrics, loadConfig, systemClock } from '@cairn/kit';
 import { createPlaces, gazetteer, generatePlaces, placesMigrations } from '@cairn/places';
@@ -11,7 +12,11 @@ const count = Number(process.env.PLACES_BENCH_COUNT ?? 1_000_000);
 const csv = process.env.PLACES_BENCH_CSV;
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', PORT: '0', CAIRN_DATA_DIR: '/nonexistent' });
 const reuse = process.env.PLACES_BENCH_REUSE === '1' ? count : undefined;
-const db = await benchDb('cairn_bench_places', [...identityMigrations, ...placesMigrations], reuse);
+const db = await benchDb(
+  process.env.PLACES_BENCH_DB ?? 'cairn_bench_places',
+  [...identityMigrations, ...placesMigrations],
+  reuse,
+);
 const deps = {
   config,
   db,
