@@ -240,19 +240,19 @@ describe.skipIf(!enabled)('several Cairn hosts on one PostgreSQL behind HAProxy'
             url: `${edgeUrl}/hello?n=${n}`,
             headers: { host: ZONE },
           });
-          if (out) {
-            expect(out.body).toBe(`origin /hello?n=${n}`);
-            ledger.proxied++;
-          }
+          if (out?.body === `origin /hello?n=${n}`) ledger.proxied++;
+          else if (out) throw new Error(`the proxy answered ${out.body.slice(0, 200)} for /hello?n=${n}`);
         },
       ],
     ];
     const total = operations.reduce((sum, [weight]) => sum + weight, 0);
+    // A client that meets an answer it cannot read records it and goes on (asserted empty at the end).
+    const clientErrors: string[] = [];
     const client = async () => {
       while (!stopping) {
         let r = Math.random() * total;
         const op = operations.find(([weight]) => (r -= weight) < 0) ?? operations[0]!;
-        await op[1]();
+        await op[1]().catch((error: Error) => clientErrors.push(`${ledger.phase}: ${error.message}`));
       }
     };
     const clients = Array.from({ length: 6 }, client);
@@ -433,6 +433,7 @@ describe.skipIf(!enabled)('several Cairn hosts on one PostgreSQL behind HAProxy'
       };
       console.log(`cluster test:\n${JSON.stringify(report, null, 2)}`);
 
+      expect(clientErrors).toEqual([]);
       // No acknowledged write is lost, and nothing is stored that no client sent.
       expect(missing([...ledger.users.acknowledged], users)).toEqual([]);
       expect(users.size).toBeLessThanOrEqual(ledger.users.attempts);
