@@ -11,6 +11,7 @@
 
 import { RuleCompileError } from '../errors.ts';
 import { linearEngine } from './linear.ts';
+import { re2Of } from './re2.ts';
 
 export interface TranslatedRegex {
   readonly source: string;
@@ -454,13 +455,17 @@ export function compilePcre(pattern: string, caseless: '' | 'i' = ''): RegExp {
 
 /**
  * Runs every compiled pattern a few times: V8 compiles a regex on its first executions, which
- * for the largest CRS patterns costs milliseconds that would otherwise land on the first requests.
+ * for the largest CRS patterns costs milliseconds that would otherwise land on the first requests;
+ * RE2 compiles each pattern (and starts its DFA) on a large sample.
  */
 export function warmUpRegexes(): void {
+  const large = 'Warm Up <b>x</b>=1&y=../2 select a from b; cat /etc/x '.repeat(4);
   for (const re of cache.values()) {
     for (const sample of ['', 'warm-up value 1', 'Warm Up <b>x</b>=1&y=../2']) {
       re.test(sample);
       re.test(sample);
     }
+    const big = re2Of(re);
+    if (typeof big !== 'string') big.test(large);
   }
 }
