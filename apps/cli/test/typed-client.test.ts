@@ -7,6 +7,7 @@ import { createOrganization, createServiceKey, identityMigrations } from '@cairn
 import { createTestDeps, serveOnLoopback, type TestDeps } from '@cairn/kit/testing';
 import { gazetteer, generatePlaces, placesMigrations } from '@cairn/places';
 import { Ajv, type ValidateFunction } from 'ajv';
+import createClient from 'openapi-fetch';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeServices, type Services } from '../src/runtime.ts';
@@ -75,7 +76,7 @@ afterAll(async () => {
 
 /** The calls, in a module of their own: type-checked against the generated `paths`, then run. */
 const CALLS = `
-import createClient from 'openapi-fetch';
+import type createClient from 'openapi-fetch';
 import type { paths } from './api.ts';
 
 export interface Given { baseUrl: string; serviceKey: string; edgeToken: string; accountId: string; placeId: string }
@@ -83,8 +84,9 @@ export interface Exchange { method: string; path: string; status: number; body: 
 
 const PLACES = { 'x-places-api-version': '2025-06-17' } as const;
 const USERS = { 'x-users-api-version': '2025-06-17' } as const;
+const ALL_FIELDS = 'fsq_place_id,name,latitude,longitude,categories,chains,location,tel,email,website,social_media,link,date_closed,placemaker_url,unresolved_flags,description,hours,price,rating,popularity,date_created,date_refreshed';
 
-export async function run(given: Given): Promise<Exchange[]> {
+export async function run(given: Given, create: typeof createClient): Promise<Exchange[]> {
   const seen: Exchange[] = [];
   const record = async <T extends { response: Response; data?: unknown; error?: unknown }>(
     method: string,
@@ -95,7 +97,7 @@ export async function run(given: Given): Promise<Exchange[]> {
     seen.push({ method, path, status: answer.response.status, body: answer.data ?? answer.error });
     return answer;
   };
-  const cairn = createClient<paths>({
+  const cairn = create<paths>({
     baseUrl: given.baseUrl,
     headers: { authorization: \`Bearer \${given.serviceKey}\` },
   });
@@ -109,12 +111,13 @@ export async function run(given: Given): Promise<Exchange[]> {
   }));
   const first: string | undefined = search.data?.results[0]?.fsq_place_id;
   const distance: number | undefined = search.data?.results[0]?.distance;
-  void distance;
+  const address: string | undefined = search.data?.results[0]?.location?.address;
+  void [distance, address];
   await record('get', '/places/{fsq_place_id}', cairn.GET('/places/{fsq_place_id}', {
-    params: { header: PLACES, path: { fsq_place_id: first ?? given.placeId }, query: { tel_format: 'E164' } },
+    params: { header: PLACES, path: { fsq_place_id: first ?? given.placeId }, query: { tel_format: 'E164', fields: ALL_FIELDS } },
   }));
   await record('get', '/autocomplete', cairn.GET('/autocomplete', {
-    params: { header: PLACES, query: { query: 'Par', types: 'geo', limit: 3 } },
+    params: { header: PLACES, query: { query: 'Par', limit: 20 } },
   }));
   await record('get', '/places/match', cairn.GET('/places/match', {
     params: { header: PLACES, query: { name: 'Zzyzx Qwerty Emporium', ll: '48.8566,2.3522' } },
@@ -139,7 +142,7 @@ export async function run(given: Given): Promise<Exchange[]> {
   }));
   const userId: number | undefined = created.data?.user_id;
   const token: string | undefined = created.data?.access_token;
-  const managed = createClient<paths>({ baseUrl: given.baseUrl, headers: { authorization: \`Bearer \${token}\` } });
+  const managed = create<paths>({ baseUrl: given.baseUrl, headers: { authorization: \`Bearer \${token}\` } });
   await record('get', '/places/search', managed.GET('/places/search', {
     params: { header: PLACES, query: { near: 'Paris, FR', limit: 2 } },
   }));
@@ -148,7 +151,7 @@ export async function run(given: Given): Promise<Exchange[]> {
   }));
 
   // Edge API
-  const edge = createClient<paths>({ baseUrl: given.baseUrl, headers: { authorization: \`Bearer \${given.edgeToken}\` } });
+  const edge = create<paths>({ baseUrl: given.baseUrl, headers: { authorization: \`Bearer \${given.edgeToken}\` } });
   await record('get', '/client/v4/user/tokens/verify', edge.GET('/client/v4/user/tokens/verify'));
   await record('get', '/client/v4/accounts', edge.GET('/client/v4/accounts'));
   const zone = await record('post', '/client/v4/zones', edge.POST('/client/v4/zones', {
@@ -165,8 +168,8 @@ export async function run(given: Given): Promise<Exchange[]> {
 }
 
 /** Calls the generated types refuse: never run, only type-checked. */
-export function refused(given: Given) {
-  const cairn = createClient<paths>({ baseUrl: given.baseUrl });
+export function refused(given: Given, create: typeof createClient) {
+  const cairn = create<paths>({ baseUrl: given.baseUrl });
   // @ts-expect-error limit is an integer, not text
   void cairn.GET('/places/search', { params: { header: PLACES, query: { limit: '5' } } });
   // @ts-expect-error sort is one of RELEVANCE, RATING, DISTANCE, POPULARITY
@@ -243,9 +246,12 @@ describe('a client generated from /openapi.json', () => {
     expect(checked.code).toBe(0);
 
     const calls = (await import(pathToFileURL(join(dir, 'calls.ts')).href)) as {
-      run: (g: typeof given) => Promise<{ method: string; path: string; status: number; body: unknown }[]>;
+      run: (
+        g: typeof given,
+        create: typeof createClient,
+      ) => Promise<{ method: string; path: string; status: number; body: unknown }[]>;
     };
-    const exchanges = await calls.run(given);
+    const exchanges = await calls.run(given, createClient);
     const problems: string[] = [];
     for (const x of exchanges) {
       const validate = schemaFor(x.method, x.path, x.status);
@@ -256,6 +262,12 @@ describe('a client generated from /openapi.json', () => {
       }
     }
     expect(problems).toEqual([]);
+    // The answers checked carry the fields whose shapes matter: a place's nested objects, each kind of suggestion.
+    expect(Object.keys(exchanges[1]!.body as object)).toEqual(
+      expect.arrayContaining(['categories', 'location', 'link', 'date_created']),
+    );
+    const suggestions = (exchanges[2]!.body as { results: { type: string }[] }).results;
+    expect(new Set(suggestions.map((r) => r.type))).toContain('geo');
     expect(exchanges.map((x) => `${x.method} ${x.path} ${x.status}`)).toEqual([
       'get /places/search 200',
       'get /places/{fsq_place_id} 200',

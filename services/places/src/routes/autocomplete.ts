@@ -1,8 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
 import type { PlacesDeps } from '../deps.ts';
 import { autocomplete } from '../search/autocomplete.ts';
-import { AutocompleteQuery, AutocompleteResponse, errorResponses, PlacesHeaders } from './schemas.ts';
+import {
+  AutocompleteQuery,
+  AutocompleteResponse,
+  errorResponses,
+  PlacesHeaders,
+  stringify,
+} from './schemas.ts';
 
 export function autocompleteRoute(app: FastifyInstance, deps: PlacesDeps) {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
@@ -16,7 +23,9 @@ export function autocompleteRoute(app: FastifyInstance, deps: PlacesDeps) {
         querystring: AutocompleteQuery,
         response: { 200: AutocompleteResponse, ...errorResponses },
       },
+      serializerCompiler: stringify,
     },
-    async (request) => autocomplete(deps, request.query),
+    // The suggestions are built as plain records (renderPlace's places); the schema says their shape.
+    async (request) => (await autocomplete(deps, request.query)) as Static<typeof AutocompleteResponse>,
   );
 }

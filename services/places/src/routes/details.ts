@@ -9,6 +9,7 @@ import {
   PLACE_ID_PARAM,
   Place,
   PlacesHeaders,
+  stringify,
 } from './schemas.ts';
 
 export function detailsRoute(app: FastifyInstance, deps: PlacesDeps) {
@@ -24,6 +25,7 @@ export function detailsRoute(app: FastifyInstance, deps: PlacesDeps) {
         querystring: DetailsQuery,
         response: { 200: Place, ...errorResponses },
       },
+      serializerCompiler: stringify,
     },
     async (request) => placeDetails(deps, request.params.fsq_place_id, request.query),
   );

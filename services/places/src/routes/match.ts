@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { PlacesDeps } from '../deps.ts';
 import { matchPlace } from '../search/match.ts';
-import { errorResponses, MatchQuery, MatchResponse, PlacesHeaders } from './schemas.ts';
+import { errorResponses, MatchQuery, MatchResponse, PlacesHeaders, stringify } from './schemas.ts';
 
 export function matchRoute(app: FastifyInstance, deps: PlacesDeps) {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
@@ -17,6 +17,7 @@ export function matchRoute(app: FastifyInstance, deps: PlacesDeps) {
         querystring: MatchQuery,
         response: { 200: MatchResponse, ...errorResponses, 422: Type.Object({ message: Type.String() }) },
       },
+      serializerCompiler: stringify,
     },
     async (request) => matchPlace(deps, request.query),
   );
