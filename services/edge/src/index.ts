@@ -133,8 +133,10 @@ export function createEdge(
     { ...deps, ...(app.metrics ? { metrics: app.metrics } : {}) },
     {
       logSampleRate: proxyConfig.eventsLogSampleRate,
+      sampleAfter: proxyConfig.eventsSampleAfter,
       retentionDays: proxyConfig.eventsRetentionDays,
       maxRows: proxyConfig.eventsMaxRows,
+      pruneEveryMs: proxyConfig.eventsPruneEverySeconds * 1000,
       maxQueue: 50_000,
       flushMs: 250,
     },

@@ -107,7 +107,50 @@ export function selectedDimensions(
   return GROUP_FIELDS.filter((f) => names.has(f.name)).map((f) => f.name);
 }
 
-/** firewallEventsAdaptiveGroups: counts grouped by the selected dimensions, largest first by default. */
+/**
+ * The group dimensions edge_security_event_counts can answer exactly: what it keeps per event (zone,
+ * minute, action, source, WAF, phase, ruleset, rule) and what derives from those.
+ */
+const COUNTED = new Set([
+  'action',
+  'source',
+  'wafVersion',
+  'phase',
+  'rulesetId',
+  'ruleId',
+  'kind',
+  'edgeResponseStatus',
+  'date',
+  'datetimeMinute',
+  'datetimeFiveMinutes',
+  'datetimeFifteenMinutes',
+  'datetimeHour',
+]);
+
+const wholeMinute = (v: unknown) => typeof v === 'string' && Date.parse(v) % 60_000 === 0;
+
+/**
+ * Whether a filter reads only what the counts keep: counted fields, and datetime bounded by whole
+ * minutes from below (`_geq`) or above (`_lt`), which select whole minutes of counts.
+ */
+function countable(filter: Record<string, unknown> | undefined): boolean {
+  if (!filter) return true;
+  return Object.entries(filter).every(([key, value]) => {
+    if (value === undefined || value === null) return true;
+    if (key === 'AND' || key === 'OR')
+      return (value as Record<string, unknown>[]).every((sub) => countable(sub));
+    if (key === 'datetime_geq' || key === 'datetime_lt') return wholeMinute(value);
+    const name = /^(.*?)(_neq|_gt|_geq|_lt|_leq|_in|_notin|_like|_notlike)?$/.exec(key)?.[1] ?? key;
+    return COUNTED.has(name);
+  });
+}
+
+/**
+ * firewallEventsAdaptiveGroups: counts grouped by the selected dimensions, largest first by default.
+ * Exact from edge_security_event_counts when the dimensions and the filter are ones it keeps (every
+ * event is counted there, sampled or not); otherwise estimated from the stored events, each standing for
+ * `sample_interval` requests (exact while the zone's events were not sampled).
+ */
 export async function adaptiveGroups(
   db: Queryable,
   zoneId: string,
@@ -120,8 +163,12 @@ export async function adaptiveGroups(
   const order = orderSql(args.orderBy, new Set(dimensions), 'firewallEventsAdaptiveGroups');
   const select = fields.map((f, i) => `(${f.sql}) AS d${i}`);
   const group = fields.length === 0 ? '' : `GROUP BY ${fields.map((_, i) => `${i + 1}`).join(', ')}`;
+  const exact = dimensions.every((d) => COUNTED.has(d)) && countable(args.filter);
+  const [table, count] = exact
+    ? ['edge_security_event_counts', 'coalesce(sum(count), 0)::int']
+    : ['edge_security_events', 'coalesce(round(sum(sample_interval)), 0)::int'];
   const { rows } = await db.query<Record<string, unknown>>(
-    `SELECT ${[...select, 'count(*)::int AS count'].join(', ')} FROM edge_security_events
+    `SELECT ${[...select, `${count} AS count`].join(', ')} FROM ${table}
      WHERE ${w.clauses.join(' AND ')} ${group}
      ORDER BY ${[...(order.length > 0 ? order : ['count DESC']), ...fields.map((_, i) => `${i + 1}`)].join(', ')}
      LIMIT ${args.limit}`,

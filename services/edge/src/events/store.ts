@@ -1,4 +1,4 @@
-import type { Queryable } from '@cairn/kit';
+import type { Db, Queryable } from '@cairn/kit';
 import type { MatchedDatum } from '../engine/verdict.ts';
 
 /** One security event as stored (table edge_security_events). */
@@ -21,6 +21,8 @@ export interface SecurityEventRow {
   userAgent: string;
   httpProtocol: string;
   matchedData: MatchedDatum[];
+  /** How many requests this row stands for (1 unless the zone's events were being sampled). */
+  sampleInterval: number;
 }
 
 export interface StoredEvent extends SecurityEventRow {
@@ -47,6 +49,7 @@ interface Row {
   user_agent: string;
   http_protocol: string;
   matched_data: MatchedDatum[] | string;
+  sample_interval: number;
 }
 
 const COLUMNS = [
@@ -68,11 +71,13 @@ const COLUMNS = [
   'user_agent',
   'http_protocol',
   'matched_data',
+  'sample_interval',
 ] as const;
 
 const CASTS: Partial<Record<(typeof COLUMNS)[number], string>> = {
   occurred_at: 'timestamptz',
   matched_data: 'jsonb',
+  sample_interval: 'real',
 };
 
 const values = (e: SecurityEventRow): unknown[] => [
@@ -94,6 +99,7 @@ const values = (e: SecurityEventRow): unknown[] => [
   e.userAgent,
   e.httpProtocol,
   JSON.stringify(e.matchedData),
+  e.sampleInterval,
 ];
 
 /** Inserts events in one statement (per zone that still exists: a deleted zone's events are dropped). */
@@ -148,6 +154,7 @@ const toEvent = (r: Row): StoredEvent => ({
   httpProtocol: r.http_protocol,
   matchedData:
     typeof r.matched_data === 'string' ? (JSON.parse(r.matched_data) as MatchedDatum[]) : r.matched_data,
+  sampleInterval: r.sample_interval,
 });
 
 /** A page of a zone's events, newest first, and how many match in all. */
@@ -186,7 +193,7 @@ export async function listEvents(
   return { events: rows.map(toEvent), total: count[0]?.n ?? 0 };
 }
 
-/** Deletes events older than `before`, and beyond the newest `maxRows` overall. */
+/** Deletes events and counts older than `before`, and events beyond the newest `maxRows` overall. */
 export async function pruneEvents(db: Queryable, before: Date, maxRows: number): Promise<number> {
   const old = await db.query('DELETE FROM edge_security_events WHERE occurred_at < $1', [before]);
   const over = await db.query(
@@ -194,5 +201,76 @@ export async function pruneEvents(db: Queryable, before: Date, maxRows: number):
        SELECT id FROM edge_security_events ORDER BY occurred_at DESC, id DESC OFFSET $1)`,
     [maxRows],
   );
-  return old.rowCount + over.rowCount;
+  // A minute's count goes when the whole minute is older than the bound.
+  const counts = await db.query(
+    `DELETE FROM edge_security_event_counts WHERE occurred_at < $1::timestamptz - interval '1 minute'`,
+    [before],
+  );
+  return old.rowCount + over.rowCount + counts.rowCount;
+}
+
+/** Events counted in one zone's minute for one action and rule ('' for a missing waf, phase, ruleset). */
+export interface EventCount {
+  zoneId: string;
+  minute: Date;
+  action: string;
+  source: string;
+  waf: string;
+  phase: string;
+  rulesetId: string;
+  ruleId: string;
+  count: number;
+}
+
+/** Adds counts to edge_security_event_counts in one statement (a deleted zone's are dropped). */
+export async function addEventCounts(db: Queryable, counts: readonly EventCount[]): Promise<void> {
+  if (counts.length === 0) return;
+  const params: unknown[] = [];
+  const tuples = counts.map((c) => {
+    const base = params.length;
+    params.push(c.zoneId, c.minute, c.action, c.source, c.waf, c.phase, c.rulesetId, c.ruleId, c.count);
+    const p = (i: number) => `$${base + i}`;
+    return `(${p(1)}::text, ${p(2)}::timestamptz, ${p(3)}::text, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text, ${p(7)}::text, ${p(8)}::text, ${p(9)}::bigint)`;
+  });
+  // Sorted by key, so two processes adding to the same rows lock them in the same order (no deadlock).
+  await db.query(
+    `INSERT INTO edge_security_event_counts AS c
+       (zone_id, occurred_at, action, source, waf, phase, ruleset_id, rule_id, count)
+     SELECT v.* FROM (VALUES ${tuples.join(', ')})
+       AS v (zone_id, occurred_at, action, source, waf, phase, ruleset_id, rule_id, count)
+     WHERE EXISTS (SELECT 1 FROM edge_zones z WHERE z.id = v.zone_id)
+     ORDER BY 1, 2, 3, 4, 5, 6, 7, 8
+     ON CONFLICT (zone_id, occurred_at, action, source, waf, phase, ruleset_id, rule_id)
+     DO UPDATE SET count = c.count + excluded.count`,
+    params,
+  );
+}
+
+/**
+ * Runs `job` in a transaction if it last ran `everyMs` or more before `now`, whichever process asks:
+ * the job's row in edge_jobs is locked while it runs, and a process that finds it locked skips it (SKIP
+ * LOCKED). Returns the job's result, or undefined when it was not due or is running elsewhere.
+ */
+export async function runJobOnce<T>(
+  db: Db,
+  name: string,
+  now: Date,
+  everyMs: number,
+  job: (tx: Queryable) => Promise<T>,
+): Promise<T | undefined> {
+  await db.query(
+    `INSERT INTO edge_jobs (name, last_run) VALUES ($1, '-infinity') ON CONFLICT (name) DO NOTHING`,
+    [name],
+  );
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ due: boolean }>(
+      `SELECT last_run <= $2::timestamptz - $3 * interval '1 millisecond' AS due
+         FROM edge_jobs WHERE name = $1 FOR UPDATE SKIP LOCKED`,
+      [name, now, everyMs],
+    );
+    if (!rows[0]?.due) return undefined;
+    const result = await job(tx);
+    await tx.query('UPDATE edge_jobs SET last_run = $2 WHERE name = $1', [name, now]);
+    return result;
+  });
 }

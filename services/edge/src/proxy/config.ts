@@ -18,7 +18,11 @@ export interface ProxyConfig {
   /** Connections per origin. */
   originConnections: number;
   eventsLogSampleRate: number;
+  /** Requests with events stored in full per zone and second (per process) before sampling starts. */
+  eventsSampleAfter: number;
   eventsRetentionDays: number;
+  /** Seconds between runs of the events' retention job (once across all processes). */
+  eventsPruneEverySeconds: number;
   eventsMaxRows: number;
   shutdownGraceMs: number;
   /** A client must send the whole request head within this (else 408 and the connection closes). */
@@ -59,7 +63,9 @@ export function loadProxyConfig(env: Source = process.env): Readonly<ProxyConfig
     originBodyTimeoutMs: int(env, 'EDGE_ORIGIN_BODY_TIMEOUT_MS', 30_000, 1, 3_600_000),
     originConnections: int(env, 'EDGE_ORIGIN_CONNECTIONS', 128, 1, 10_000),
     eventsLogSampleRate: rate(env, 'EDGE_EVENTS_LOG_SAMPLE_RATE', 1),
+    eventsSampleAfter: int(env, 'EDGE_EVENTS_SAMPLE_AFTER', 20, 1, 1_000_000),
     eventsRetentionDays: int(env, 'EDGE_EVENTS_RETENTION_DAYS', 30, 1, 3650),
+    eventsPruneEverySeconds: int(env, 'EDGE_EVENTS_PRUNE_EVERY_S', 3600, 1, 86_400),
     eventsMaxRows: int(env, 'EDGE_EVENTS_MAX_ROWS', 1_000_000, 1000, 1_000_000_000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     ...clientTimeouts(env),
