@@ -18,6 +18,7 @@ export type { Db, Engine, Queryable, QueryOptions, QueryResult } from './db/type
 export { type ErrorShape, edgeShape, errorHandler, messageShape, oauthShape } from './error-shapes.ts';
 export * from './errors.ts';
 export { escapeHtml, Html, html, page } from './html.ts';
+export { parseJsonBody } from './json-body.ts';
 export { createLogger, type Logger, loggerOptions, redactUrl } from './log.ts';
 export { type IndexedRoute, RouteIndex } from './method-not-allowed.ts';
 export { createMetrics, type Metrics } from './metrics.ts';

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { badRequest } from './errors.ts';
+import { tooDeep } from './json-body.ts';
 import { findUnstorableText, type TextSource, unstorableTextError } from './storable-text.ts';
 import { parseUrlEncoded, type UrlEncodedProblem, type UrlEncodedValues } from './url-encoded.ts';
 import { decodeUtf8 } from './utf8.ts';
@@ -7,7 +9,8 @@ import { decodeUtf8 } from './utf8.ts';
  * Request text that the database can't store or that does not decode (NUL, lone surrogates, invalid
  * UTF-8, invalid percent-encoding) is refused for every route of every service, before validation and
  * handlers: a 400 naming the parameter, rendered by the route's own error handler (OAuth RFC shape, the
- * edge envelope, `{message}`). Query strings and bodies are decoded strictly; a `preValidation` hook
+ * edge envelope, `{message}`). Query strings and bodies are decoded strictly (JSON bodies nest at most
+ * 64 levels, counted before parsing); a `preValidation` hook
  * checks path parameters, the query, headers and the parsed body. Forms are parsed only where a service
  * asks for them (`acceptFormBodies`).
  */
@@ -31,6 +34,8 @@ export function refuseUnstorableRequestText(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const decoded = decodeUtf8(body as Buffer);
     if ('problem' in decoded) return done(unstorableTextError('body', [], decoded.problem), undefined);
+    const deep = tooDeep(decoded.text);
+    if (deep) return done(badRequest(`Request body ${deep}`, { pointer: '' }), undefined);
     parseJson(request, decoded.text, done);
   });
   app.addContentTypeParser('text/plain', { parseAs: 'buffer' }, (_request, body, done) => {

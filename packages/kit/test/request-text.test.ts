@@ -118,6 +118,21 @@ describe('text the database cannot store, refused for every service', () => {
     expect((await post('/p/json', 'application/x-www-form-urlencoded', 'a=1')).status).toBe(415);
   });
 
+  it('refuses JSON bodies nested deeper than 64 levels, counted on the text before parsing', async () => {
+    const deep = await post('/p/json', 'application/json', `{"a":${'['.repeat(5000)}${']'.repeat(5000)}}`);
+    expect(deep.status).toBe(400);
+    expect(await deep.json()).toEqual({
+      message: 'Request body is nested deeper than 64 levels (at character 69)',
+    });
+    const limit = `${'['.repeat(64)}${']'.repeat(64)}`;
+    const atLimit = await post('/p/json', 'application/json', limit);
+    expect(atLimit.status).toBe(200);
+    expect(await atLimit.json()).toEqual({ body: JSON.parse(limit) });
+    // Brackets inside strings are text.
+    const inString = await post('/p/json', 'application/json', JSON.stringify({ a: '['.repeat(500) }));
+    expect(inString.status).toBe(200);
+  });
+
   it('renders the refusal in the route service’s own shape: OAuth RFC 6749 §5.2', async () => {
     const form = await post('/o/token', 'application/x-www-form-urlencoded', 'grant_type=x&client_id=a%00');
     expect(form.status).toBe(400);

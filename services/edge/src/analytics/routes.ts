@@ -1,6 +1,6 @@
+import { parseJsonBody } from '@cairn/kit';
 import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../api/auth/authenticate.ts';
-import { parseJsonBody } from '../api/json-body.ts';
 import type { EdgeDeps } from '../deps.ts';
 import { type GraphqlRequest, runAnalyticsQuery } from './execute.ts';
 
@@ -47,10 +47,10 @@ export function analyticsApi(deps: EdgeDeps, retentionDays: number) {
       },
       async handler(request, reply) {
         const body = request.body as ReturnType<typeof parseJsonBody> | undefined;
-        if (body && 'error' in body) {
+        if (body && 'problem' in body) {
           return reply.code(400).send({
             data: null,
-            errors: [{ message: body.error.message, extensions: { code: 'bad_request' } }],
+            errors: [{ message: `invalid JSON: ${body.problem}`, extensions: { code: 'bad_request' } }],
           });
         }
         const parsed = requestOf(body?.value);

@@ -1,4 +1,4 @@
-import { type CairnError, errorHandler } from '@cairn/kit';
+import { type CairnError, errorHandler, parseJsonBody } from '@cairn/kit';
 import type { FastifyInstance } from 'fastify';
 import type { EdgeDeps } from '../deps.ts';
 import { securityEventRoutes } from '../events/routes.ts';
@@ -6,10 +6,9 @@ import { accountRoutes } from './accounts/routes.ts';
 import { tokenRoutes } from './auth/routes.ts';
 import { dnsRecordRoutes } from './dns-records/routes.ts';
 import { edgeErrorShape } from './envelope.ts';
-import { EDGE_CODES } from './errors.ts';
+import { EDGE_CODES, invalidBody } from './errors.ts';
 import { filterRoutes } from './filters/routes.ts';
 import { firewallRuleRoutes } from './firewall-rules/routes.ts';
-import { parseJsonBody } from './json-body.ts';
 import { migrationRoutes, replacedByMigration } from './migration/routes.ts';
 import { pageRuleRoutes } from './page-rules/routes.ts';
 import type { EdgeRoute } from './route.ts';
@@ -60,8 +59,10 @@ export function edgeApi(deps: EdgeDeps) {
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, bytes, done) => {
+      // kit's strict JSON body (UTF-8, depth limit); here an empty body is no body, and a refusal is
+      // worded as the real service's.
       const parsed = parseJsonBody(bytes as Buffer);
-      if ('error' in parsed) done(parsed.error, undefined);
+      if ('problem' in parsed) done(invalidBody('', `invalid JSON: ${parsed.problem}`), undefined);
       else done(null, parsed.value);
     });
     for (const r of edgeRoutes) r.mount(app, deps);
