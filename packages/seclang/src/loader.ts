@@ -34,6 +34,7 @@ export type BodyLimits = Pick<
   | 'jsonDepthLimit'
   | 'xmlDepthLimit'
   | 'xmlNodeLimit'
+  | 'requestHeadersUtf8'
 >;
 
 export interface LoadCrsOptions {

@@ -27,6 +27,8 @@ export interface EvaluationResult {
   wouldBlock?: { status: number; ruleId: number };
   timedOut?: boolean;
   bodyError?: string;
+  /** The body error is a header value that is not UTF-8 (requestHeadersUtf8), not the body. */
+  headerError?: boolean;
   bodyLimitExceeded?: boolean;
   /** Which body limit the request passed, and the limit in bytes. */
   bodyLimitMessage?: string;
@@ -102,6 +104,7 @@ export class Waf {
       }
     }
     if (tx.bodyError) result.bodyError = tx.bodyErrorMessage;
+    if (tx.headerError) result.headerError = true;
     if (tx.inboundDataError) result.bodyLimitExceeded = true;
     if (limitMessage) result.bodyLimitMessage = limitMessage;
     return result;

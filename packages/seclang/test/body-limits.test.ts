@@ -92,3 +92,34 @@ describe('invalid UTF-8 in JSON', () => {
     expect(r.decision).toBe('allow');
   });
 });
+
+describe('invalid UTF-8 in request headers (requestHeadersUtf8)', () => {
+  const get = (value: string): WafRequest => ({
+    method: 'GET',
+    uri: '/',
+    headers: [
+      ['Host', 'example.com'],
+      ['X-Note', value],
+    ],
+  });
+  const utf8Waf = () => {
+    const waf = loadRules(RULES);
+    waf.ruleset.config.requestHeadersUtf8 = true;
+    return waf;
+  };
+
+  it('is a body error naming the header (400 by rule 200002), as invalid UTF-8 in JSON is', () => {
+    for (const bad of [[0xff], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
+      const value = `caf${Buffer.from(bad).toString('latin1')}`;
+      const r = utf8Waf().evaluate(get(value));
+      expect(r.bodyError).toBe('Request header X-Note: invalid bytes in UTF8 string');
+      expect(r.headerError).toBe(true);
+      expect(r).toMatchObject({ decision: 'block', status: 400, ruleId: 200002 });
+    }
+  });
+
+  it('accepts UTF-8 and ASCII headers, and is off unless asked for (ModSecurity does not check headers)', () => {
+    expect(utf8Waf().evaluate(get(Buffer.from('café 🏔', 'utf8').toString('latin1'))).decision).toBe('allow');
+    expect(loadRules(RULES).evaluate(get('caf\xff')).decision).toBe('allow');
+  });
+});

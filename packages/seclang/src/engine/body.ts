@@ -2,6 +2,7 @@
 // the body variables. An oversized body is rejected (413) or cut to the limit (ProcessPartial);
 // the engine never holds more than the limit in parsed form.
 
+import { isUtf8 } from 'node:buffer';
 import { getBodyParser } from '../body-parsers/index.ts';
 import type { Transaction } from './transaction.ts';
 
@@ -20,8 +21,27 @@ function noFilesLimitExceeded(tx: Transaction): string {
   return `Request body excluding files is bigger than the maximum expected (${limit} bytes)`;
 }
 
+const NON_ASCII = /[\x80-\xff]/;
+
+/** The body error for the first header value that is not UTF-8 (with requestHeadersUtf8 on). */
+function headerUtf8Error(tx: Transaction): string | undefined {
+  if (!tx.ruleset.config.requestHeadersUtf8) return undefined;
+  for (const { key, value } of tx.data.headers.entries) {
+    if (NON_ASCII.test(value) && !isUtf8(Buffer.from(value, 'latin1'))) {
+      return `Request header ${key}: invalid bytes in UTF8 string`;
+    }
+  }
+  return undefined;
+}
+
 /** Applies the limits and parses the body; returns the message of a limit the body passed. */
 export function processRequestBody(tx: Transaction): string | undefined {
+  const headerError = headerUtf8Error(tx);
+  if (headerError) {
+    tx.headerError = headerError;
+    tx.bodyError = 1;
+    tx.bodyErrorMessage = headerError;
+  }
   const raw = tx.data.body;
   const config = tx.ruleset.config;
   if (raw === undefined || raw.length === 0 || !tx.requestBodyAccess) {
@@ -53,7 +73,7 @@ export function processRequestBody(tx: Transaction): string | undefined {
   if (parser) {
     const result = parser.parse(body, tx.data.headers.byKey('content-type')[0]?.value ?? '', config);
     if (result.args) tx.argsPost = result.args;
-    if (result.error) {
+    if (result.error && !headerError) {
       tx.bodyError = 1;
       tx.bodyErrorMessage = result.error;
     }

@@ -21,6 +21,11 @@ export interface EngineConfig {
   xmlNodeLimit: number;
   argumentSeparator: string;
   collectionTimeout: number;
+  /**
+   * A request header value that is not UTF-8 is a body error (REQBODY_ERROR, refused by rule 200002),
+   * as invalid UTF-8 in a JSON body is. Not a ModSecurity setting: the edge proxy turns it on.
+   */
+  requestHeadersUtf8: boolean;
 }
 
 export function defaultEngineConfig(): EngineConfig {
@@ -36,5 +41,6 @@ export function defaultEngineConfig(): EngineConfig {
     xmlNodeLimit: 100_000,
     argumentSeparator: '&',
     collectionTimeout: 600,
+    requestHeadersUtf8: false,
   };
 }

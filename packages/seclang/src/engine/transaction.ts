@@ -50,6 +50,8 @@ export class Transaction {
   bodyProcessor: string | undefined;
   bodyError = 0;
   bodyErrorMessage = '';
+  /** A header value that is not UTF-8 (requestHeadersUtf8), also reported as the body error. */
+  headerError: string | undefined;
   inboundDataError = 0;
   files = new EntryList();
   filesSizes = new EntryList();

@@ -68,6 +68,7 @@ export class CrsEngines {
         requestBodyLimit: Math.max(13_107_200, this.options.bodyLimit),
         requestBodyNoFilesLimit: Math.max(131_072, this.options.bodyLimit),
         requestBodyLimitAction: 'ProcessPartial',
+        requestHeadersUtf8: true,
       },
       timeBudgetMs: this.options.timeBudgetMs,
       onTimeout: 'block',

@@ -39,7 +39,7 @@ const datum = (m: { id: number; message: string; data: string; matchedVar: strin
  * (rules overridden to `log` add none and are reported; skipped rules are taken back out), and the
  * anomaly rule acts when the score reaches its threshold. A rule overridden to block or challenge acts
  * by itself. A body cut at the inspection limit cannot parse and is not blocked for it; a complete body
- * that does not parse is (rules 200002–200004). A request over the time budget is blocked (fail closed).
+ * that does not parse is (rules 200002–200004), and so is a header value that is not UTF-8. A request over the time budget is blocked (fail closed).
  */
 export function runCrs(
   crs: CompiledCrs,
@@ -63,7 +63,7 @@ export function runCrs(
   for (const m of result.matchedRules) {
     const rule = crs.rules.get(m.id);
     if (BODY_ERROR_RULES.has(m.id)) {
-      if (view.request.bodyTruncated) continue;
+      if (view.request.bodyTruncated && !result.headerError) continue;
       const e = event('block', String(m.id), m.message, [datum(m)]);
       return { events, terminal: { action: 'block', event: e } };
     }
