@@ -119,7 +119,7 @@ describe('snapshots', () => {
     await f.control('POST', '/faults', { route: '/places/*', status: 503 });
     const reset = await f.control('POST', '/reset');
     expect(reset.status).toBe(200);
-    expect(Math.abs((reset.body.clock as { offsetMs: number }).offsetMs)).toBeLessThan(60_000);
+    expect(Math.abs((reset.body.clock as { offset_ms: number }).offset_ms)).toBeLessThan(60_000);
     expect((await f.control('GET', '/faults')).body.faults).toEqual([]);
     expect((await f.control('GET', '/requests')).body.requests).toEqual([]);
     expect(

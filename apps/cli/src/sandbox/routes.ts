@@ -3,9 +3,11 @@ import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { badRequest, bearerToken, bearerUnauthorized, type Db, hashToken } from '@cairn/kit';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ClockState } from './clock.ts';
 import { CONTROL_PREFIX, type Fault, type FaultTable, parseFault } from './faults.ts';
 import type { Sandbox } from './index.ts';
 import { type JournalEntry, type RequestJournal, redactBody, redactHeaders, redactValue } from './journal.ts';
+import type { SnapshotInfo } from './snapshots.ts';
 
 interface PluginOptions {
   sandbox: Sandbox;
@@ -68,6 +70,15 @@ function entryJson(e: JournalEntry) {
     fault: e.fault ?? null,
   };
 }
+
+const clockJson = (c: ClockState) => ({ now: c.now, frozen: c.frozen, offset_ms: c.offsetMs });
+
+const snapshotJson = (s: SnapshotInfo) => ({
+  name: s.name,
+  created_at: s.createdAt,
+  tables: s.tables,
+  rows: s.rows,
+});
 
 function bodyObject(request: FastifyRequest): Record<string, unknown> {
   const body = request.body;
@@ -172,18 +183,18 @@ export function sandboxPlugin(options: PluginOptions): FastifyPluginAsync {
 
     app.get('/', hide, async () => ({
       mode: 'sandbox',
-      clock: sandbox.clock.state(),
+      clock: clockJson(sandbox.clock.state()),
       controls: ['snapshots', 'reset', 'clock', 'faults', 'requests'].map((c) => `${CONTROL_PREFIX}/${c}`),
     }));
 
-    app.get('/snapshots', hide, async () => ({ snapshots: await sandbox.list() }));
+    app.get('/snapshots', hide, async () => ({ snapshots: (await sandbox.list()).map(snapshotJson) }));
     app.post('/snapshots', hide, async (request, reply) => {
       const { name } = bodyObject(request);
       const taken = await sandbox.snapshot(name as string);
-      return reply.code(taken.replaced ? 200 : 201).send({ snapshot: taken });
+      return reply.code(taken.replaced ? 200 : 201).send({ snapshot: snapshotJson(taken) });
     });
     app.post<{ Params: { name: string } }>('/snapshots/:name/restore', hide, async (request) => ({
-      snapshot: await sandbox.restore(request.params.name),
+      snapshot: snapshotJson(await sandbox.restore(request.params.name)),
     }));
     app.delete<{ Params: { name: string } }>('/snapshots/:name', hide, async (request) => {
       await sandbox.remove(request.params.name);
@@ -192,12 +203,12 @@ export function sandboxPlugin(options: PluginOptions): FastifyPluginAsync {
 
     app.post('/reset', hide, async () => {
       await sandbox.reset();
-      return { reset: true, clock: sandbox.clock.state() };
+      return { reset: true, clock: clockJson(sandbox.clock.state()) };
     });
 
-    app.get('/clock', hide, async () => sandbox.clock.state());
-    app.post('/clock/freeze', hide, async () => sandbox.clock.freeze());
-    app.post('/clock/resume', hide, async () => sandbox.clock.resume());
+    app.get('/clock', hide, async () => clockJson(sandbox.clock.state()));
+    app.post('/clock/freeze', hide, async () => clockJson(sandbox.clock.freeze()));
+    app.post('/clock/resume', hide, async () => clockJson(sandbox.clock.resume()));
     app.post('/clock/advance', hide, async (request) => {
       const { by } = bodyObject(request);
       if (typeof by !== 'string' && typeof by !== 'number') {
@@ -205,7 +216,7 @@ export function sandboxPlugin(options: PluginOptions): FastifyPluginAsync {
           pointer: '/by',
         });
       }
-      return sandbox.clock.advance(by);
+      return clockJson(sandbox.clock.advance(by));
     });
     app.post('/clock/set', hide, async (request) => {
       const { to } = bodyObject(request);
@@ -214,7 +225,7 @@ export function sandboxPlugin(options: PluginOptions): FastifyPluginAsync {
           pointer: '/to',
         });
       }
-      return sandbox.clock.set(to);
+      return clockJson(sandbox.clock.set(to));
     });
 
     app.get('/faults', hide, async () => ({ faults: faults.list().map(faultJson) }));
