@@ -1,5 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
-
 /** RFC 9110 §7.6.1: connection-specific fields, never forwarded (plus `expect`, answered here). */
 const HOP_BY_HOP = new Set([
   'connection',
@@ -88,13 +86,28 @@ export function originRequestHeaders(raw: readonly string[], info: ForwardInfo):
   return out;
 }
 
-/** The origin's response headers for the client, hop-by-hop fields dropped. */
-export function clientResponseHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const extra = connectionTokens(headers.connection);
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || extra?.has(name)) continue;
-    out[name] = value;
+/**
+ * The origin's response head for the client as undici hands it over (raw name/value pairs, in order, with
+ * their case): hop-by-hop fields and the origin's own `CF-Ray` dropped, everything else (repeated fields
+ * too) kept as sent.
+ */
+export function clientResponseRawHeaders(raw: readonly Buffer[]): string[] {
+  const out: string[] = [];
+  let extra: Set<string> | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] as Buffer).toString('latin1');
+    const lower = name.toLowerCase();
+    if (lower === 'connection') {
+      extra ??= new Set();
+      for (const t of connectionTokens((raw[i + 1] as Buffer).toString('latin1')) ?? []) extra.add(t);
+    }
+    if (HOP_BY_HOP.has(lower) || lower === 'cf-ray') continue;
+    out.push(name, (raw[i + 1] as Buffer).toString('latin1'));
   }
-  return out;
+  if (!extra) return out;
+  // names the Connection field lists are hop-by-hop too (it may come after them)
+  const kept: string[] = [];
+  for (let i = 0; i < out.length; i += 2)
+    if (!extra.has((out[i] as string).toLowerCase())) kept.push(out[i] as string, out[i + 1] as string);
+  return kept;
 }

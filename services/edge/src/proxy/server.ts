@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Duplex, Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Clock, Logger } from '@cairn/kit';
 import type { EdgeEngine } from '../engine/engine.ts';
 import type { EdgeRequest } from '../engine/request.ts';
@@ -12,7 +11,8 @@ import { type BufferedBody, bufferBody } from './body.ts';
 import { answerClientErrors } from './client-errors.ts';
 import type { ProxyConfig } from './config.ts';
 import { capConnectionsPerAddress } from './connection-cap.ts';
-import { clientResponseHeaders, hostFieldCount, originRequestHeaders } from './headers.ts';
+import { OriginExchange, send } from './exchange.ts';
+import { hostFieldCount, originRequestHeaders } from './headers.ts';
 import { Origins } from './origins.ts';
 import {
   badGatewayPage,
@@ -53,17 +53,6 @@ type Routed =
       host: string;
       body: Buffer | AsyncIterable<Buffer> | IncomingMessage | undefined;
     };
-
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
-
-function send(res: ServerResponse, page: EdgePage, rayId: string, head = false): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.writeHead(page.status, { ...page.headers, 'cf-ray': `${rayId}-CRN` });
-  res.end(head ? undefined : page.body);
-}
 
 function terminalPage(terminal: Terminal, host: string, rayId: string): EdgePage {
   const custom = terminal.response;
@@ -184,7 +173,7 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
       if (routed.close) res.shouldKeepAlive = false;
       return send(res, routed.page, rayId, req.method === 'HEAD');
     }
-    await forward(req, res, routed.origin, routed.path, routed.host, rayId, routed.body);
+    forward(req, res, routed.origin, routed.path, routed.host, rayId, routed.body);
   }
 
   /** A WebSocket (or other) upgrade: through the WAF like any request, then tunnelled to the origin. */
@@ -224,7 +213,13 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
     });
   }
 
-  async function forward(
+  /**
+   * Sends the request to the origin and its answer to the client as it arrives — undici's dispatch API
+   * straight into the ServerResponse (no promise, stream pipeline or AbortController per request): the
+   * origin's body is written chunk by chunk with backpressure (undici pauses while the client's socket is
+   * full), and a client that goes away aborts the origin request (its upload too).
+   */
+  function forward(
     req: IncomingMessage,
     res: ServerResponse,
     origin: string,
@@ -232,15 +227,9 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
     host: string,
     rayId: string,
     body: Buffer | AsyncIterable<Buffer> | IncomingMessage | undefined,
-  ): Promise<void> {
-    const abort = new AbortController();
-    const onClose = () => {
-      if (!res.writableFinished) abort.abort();
-    };
-    res.once('close', onClose);
-    let upstream: Awaited<ReturnType<ReturnType<Origins['pool']>['request']>>;
-    try {
-      upstream = await origins.pool(origin).request({
+  ): void {
+    origins.pool(origin).dispatch(
+      {
         path,
         method: (req.method ?? 'GET') as 'GET',
         headers: originRequestHeaders(req.rawHeaders, {
@@ -255,31 +244,9 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
             : Buffer.isBuffer(body) || body instanceof Readable
               ? body
               : Readable.from(body),
-        signal: abort.signal,
-      });
-    } catch (error) {
-      res.off('close', onClose);
-      if (abort.signal.aborted) return;
-      const code = (error as { code?: string }).code ?? '';
-      deps.log.warn({ origin, code, rayId }, `edge: origin request failed: ${(error as Error).message}`);
-      return send(
-        res,
-        TIMEOUT_CODES.has(code) ? gatewayTimeoutPage(host, rayId) : badGatewayPage(host, rayId),
-        rayId,
-      );
-    }
-    const headers = clientResponseHeaders(upstream.headers);
-    headers['cf-ray'] = `${rayId}-CRN`;
-    res.writeHead(upstream.statusCode, headers);
-    try {
-      await pipeline(upstream.body, res);
-    } catch (error) {
-      if (!abort.signal.aborted)
-        deps.log.warn({ origin, rayId }, `edge: response stream broke: ${(error as Error).message}`);
-      res.destroy();
-    } finally {
-      res.off('close', onClose);
-    }
+      },
+      new OriginExchange(res, origin, host, rayId, deps.log),
+    );
   }
 
   const server = createServer(
