@@ -17,63 +17,107 @@ function decodeEntities(text: string): string {
 const ATTR = /([^\s=/>]+)\s*=\s*("([^"]*)"|'([^']*)')/g;
 
 export function parseXml(body: string, depthLimit: number, nodeLimit: number): BodyResult {
-  const text: string[] = [];
-  const attributes: string[] = [];
-  const stack: string[] = [];
-  let nodes = 0;
-  let rootSeen = false;
+  const scan = new XmlScan(body, depthLimit, nodeLimit);
   let i = 0;
-  const fail = (why: string): BodyResult => ({ error: `XML parsing error: ${why}` });
-  while (i < body.length) {
+  while (i < body.length && scan.error === undefined) {
     const lt = body.indexOf('<', i);
-    const chunk = body.slice(i, lt < 0 ? body.length : lt);
-    if (stack.length > 0) text.push(decodeEntities(chunk));
-    else if (chunk.trim().length > 0) return fail('text outside the root element');
-    if (lt < 0) break;
-    if (body.startsWith('<!--', lt)) {
-      const end = body.indexOf('-->', lt + 4);
-      if (end < 0) return fail('unterminated comment');
-      i = end + 3;
-    } else if (body.startsWith('<![CDATA[', lt)) {
-      const end = body.indexOf(']]>', lt + 9);
-      if (end < 0 || stack.length === 0) return fail('bad CDATA section');
-      text.push(body.slice(lt + 9, end));
-      i = end + 3;
-    } else if (body.startsWith('<?', lt)) {
-      const end = body.indexOf('?>', lt + 2);
-      if (end < 0) return fail('unterminated processing instruction');
-      i = end + 2;
-    } else if (body.startsWith('<!', lt)) {
-      const end = body.indexOf('>', lt + 2);
-      if (end < 0 || rootSeen) return fail('bad declaration');
-      i = end + 1;
-    } else if (body[lt + 1] === '/') {
-      const end = body.indexOf('>', lt);
-      const name = body.slice(lt + 2, end < 0 ? body.length : end).trim();
-      if (end < 0 || stack.pop() !== name) return fail(`mismatched end tag </${name}>`);
-      i = end + 1;
-    } else {
-      const end = body.indexOf('>', lt);
-      if (end < 0) return fail('unterminated tag');
-      const inner = body.slice(lt + 1, end);
-      const selfClosing = inner.endsWith('/');
-      const m = /^([^\s/>]+)/.exec(inner);
-      if (!m) return fail('bad tag');
-      if (stack.length === 0 && rootSeen) return fail('more than one root element');
-      rootSeen = true;
-      if (++nodes > nodeLimit) return fail(`more than ${nodeLimit} elements`);
-      for (const a of inner.slice(m[1]!.length).matchAll(ATTR))
-        attributes.push(decodeEntities(a[3] ?? a[4] ?? ''));
-      if (!selfClosing) {
-        stack.push(m[1]!);
-        if (stack.length > depthLimit) return fail(`deeper than ${depthLimit} levels`);
-      }
-      i = end + 1;
-    }
+    scan.content(i, lt < 0 ? body.length : lt);
+    if (lt < 0 || scan.error !== undefined) break;
+    i = scan.markup(lt);
   }
-  if (stack.length > 0 || !rootSeen) return fail('document is incomplete');
-  return { xml: { root: text.join(''), attributes } };
+  if (scan.error === undefined && (scan.stack.length > 0 || !scan.rootSeen))
+    scan.error = 'document is incomplete';
+  if (scan.error !== undefined) return { error: `XML parsing error: ${scan.error}` };
+  return { xml: { root: scan.text.join(''), attributes: scan.attributes } };
 }
+
+/** One document's scan: each step takes the markup at an index and answers where the next one starts. */
+class XmlScan {
+  readonly text: string[] = [];
+  readonly attributes: string[] = [];
+  readonly stack: string[] = [];
+  rootSeen = false;
+  /** Why the document is malformed; the scan stops at the first reason. */
+  error: string | undefined;
+  private nodes = 0;
+
+  constructor(
+    private readonly body: string,
+    private readonly depthLimit: number,
+    private readonly nodeLimit: number,
+  ) {}
+
+  /** Character data between markup: part of the text inside the root, only spaces outside it. */
+  content(from: number, to: number) {
+    const chunk = this.body.slice(from, to);
+    if (this.stack.length > 0) this.text.push(decodeEntities(chunk));
+    else if (chunk.trim().length > 0) this.error = 'text outside the root element';
+  }
+
+  /** The markup starting at `lt` (a "<"); answers the index after it. */
+  markup(lt: number): number {
+    const body = this.body;
+    if (body.startsWith('<!--', lt)) return this.skipPast('-->', lt + 4, 'unterminated comment');
+    if (body.startsWith('<![CDATA[', lt)) return this.cdata(lt);
+    if (body.startsWith('<?', lt)) return this.skipPast('?>', lt + 2, 'unterminated processing instruction');
+    if (body.startsWith('<!', lt)) return this.declaration(lt);
+    if (body.charCodeAt(lt + 1) === SLASH) return this.endTag(lt);
+    return this.startTag(lt);
+  }
+
+  private skipPast(end: string, from: number, why: string): number {
+    const at = this.body.indexOf(end, from);
+    if (at < 0) return this.fail(why);
+    return at + end.length;
+  }
+
+  private cdata(lt: number): number {
+    const end = this.body.indexOf(']]>', lt + 9);
+    if (end < 0 || this.stack.length === 0) return this.fail('bad CDATA section');
+    this.text.push(this.body.slice(lt + 9, end));
+    return end + 3;
+  }
+
+  /** A DOCTYPE (or other declaration): skipped, never loaded; only before the root element. */
+  private declaration(lt: number): number {
+    const end = this.body.indexOf('>', lt + 2);
+    if (end < 0 || this.rootSeen) return this.fail('bad declaration');
+    return end + 1;
+  }
+
+  private endTag(lt: number): number {
+    const end = this.body.indexOf('>', lt);
+    const name = this.body.slice(lt + 2, end < 0 ? this.body.length : end).trim();
+    if (end < 0 || this.stack.pop() !== name) return this.fail(`mismatched end tag </${name}>`);
+    return end + 1;
+  }
+
+  private startTag(lt: number): number {
+    const end = this.body.indexOf('>', lt);
+    if (end < 0) return this.fail('unterminated tag');
+    const inner = this.body.slice(lt + 1, end);
+    const m = /^([^\s/>]+)/.exec(inner);
+    if (!m) return this.fail('bad tag');
+    if (this.stack.length === 0 && this.rootSeen) return this.fail('more than one root element');
+    this.rootSeen = true;
+    if (++this.nodes > this.nodeLimit) return this.fail(`more than ${this.nodeLimit} elements`);
+    const name = m[1]!;
+    for (const a of inner.slice(name.length).matchAll(ATTR))
+      this.attributes.push(decodeEntities(a[3] ?? a[4] ?? ''));
+    if (!inner.endsWith('/')) {
+      this.stack.push(name);
+      if (this.stack.length > this.depthLimit) return this.fail(`deeper than ${this.depthLimit} levels`);
+    }
+    return end + 1;
+  }
+
+  private fail(why: string): number {
+    this.error = why;
+    return this.body.length;
+  }
+}
+
+const SLASH = 47;
 
 export const xml: BodyParser = {
   name: 'XML',
