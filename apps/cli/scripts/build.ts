@@ -171,4 +171,4 @@ if (problems.length > 0) {
   process.stderr.write(`${problems.join('\n')}\n`);
   process.exit(1);
 }
-process.stdout.write(`built apps/cli/dist in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+process.stderr.write(`built apps/cli/dist in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

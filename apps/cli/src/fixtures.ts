@@ -92,10 +92,17 @@ const Places = Type.Object(
   { additionalProperties: false },
 );
 const Rule = Type.Record(Type.String(), Type.Unknown());
+/** The plans as a tuple of literals, so the static type names each (PLAN_NAMES is the list). */
+type PlanLiterals = [
+  ReturnType<typeof Type.Literal<'free'>>,
+  ReturnType<typeof Type.Literal<'pro'>>,
+  ReturnType<typeof Type.Literal<'business'>>,
+  ReturnType<typeof Type.Literal<'enterprise'>>,
+];
 const Zone = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 253 }),
-    plan: Type.Union(PLAN_NAMES.map((p) => Type.Literal(p))),
+    plan: Type.Union(PLAN_NAMES.map((p) => Type.Literal(p)) as PlanLiterals),
     account: Type.Optional(Name),
     origin: Type.Optional(Type.String()),
     /** Zone settings: waf (the previous WAF managed rules, on/off; Pro and above), security_level. */

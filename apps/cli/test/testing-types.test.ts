@@ -1,0 +1,17 @@
+import { expect, it } from 'vitest';
+import type { Cairn, Fixtures, StartCairnOptions } from '../src/testing.ts';
+import { startCairn } from '../src/testing.ts';
+import type * as Declared from '../types/testing.d.ts';
+
+// The hand-written declarations the package ships (types/testing.d.ts) must describe the sources: tsc
+// (npm run typecheck) fails here when they drift apart.
+const declaredStart: typeof Declared.startCairn = startCairn;
+const options: StartCairnOptions = {} as Declared.StartCairnOptions;
+const declaredOptions: Declared.StartCairnOptions = {} as StartCairnOptions;
+const cairn: Declared.Cairn = {} as Cairn;
+const fixtures: Fixtures = {} as Declared.Fixtures;
+const declaredFixtures: Declared.Fixtures = {} as Fixtures;
+
+it('the declarations of cairn/testing match the sources (checked by tsc)', () => {
+  expect([declaredStart, options, declaredOptions, cairn, fixtures, declaredFixtures]).toHaveLength(6);
+});
