@@ -176,6 +176,10 @@ export function refused(given: Given, create: typeof createClient) {
   void cairn.GET('/places/search', { params: { header: PLACES, query: { sort: 'BEST' } } });
   // @ts-expect-error the version header is required
   void cairn.GET('/places/search', { params: { query: {} } });
+  // @ts-expect-error the users API has one version
+  void cairn.POST('/users/managed-user/create', { params: { header: { 'x-users-api-version': '2024-01-01' } } });
+  // @ts-expect-error a new place's latitude is text in decimal degrees
+  void cairn.POST('/places/suggest/place', { params: { header: PLACES, query: { name: 'X', latitude: 48.85 } } });
   // @ts-expect-error autocomplete needs query
   void cairn.GET('/autocomplete', { params: { header: PLACES, query: { limit: 5 } } });
   // @ts-expect-error a vote is approve, reject or skip

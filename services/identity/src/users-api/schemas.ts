@@ -1,3 +1,4 @@
+import { API_VERSION } from '@cairn/kit';
 import { Type } from 'typebox';
 
 export const NAME_MAX = 100;
@@ -48,7 +49,7 @@ export const errorResponses = {
 };
 
 export const usersApiHeaders = Type.Object({
-  'x-users-api-version': Type.String({ description: 'API version; the one version is 2025-06-17' }),
+  'x-users-api-version': Type.Literal(API_VERSION, { description: 'The API version' }),
   accept: Type.Optional(Type.String({ description: 'application/json' })),
 });
 

@@ -2,7 +2,17 @@ import { Type } from 'typebox';
 import { FLAG_PROBLEMS } from '../edits/flag-merge.ts';
 import { REMOVE_REASONS } from '../edits/suggest.ts';
 import { VOTE_VALUES } from '../edits/types.ts';
-import { boolean, idList, integer, latLng, oneOf, PLACE_ID_PATTERN, someText, text } from './schemas.ts';
+import {
+  boolean,
+  coordinate,
+  idList,
+  integer,
+  latLng,
+  oneOf,
+  PLACE_ID_PATTERN,
+  someText,
+  text,
+} from './schemas.ts';
 
 /**
  * Route schemas of the suggested-edit endpoints. Ajv checks each value's type, range and shape; the edit
@@ -12,7 +22,7 @@ import { boolean, idList, integer, latLng, oneOf, PLACE_ID_PATTERN, someText, te
 const DRY_RUN = boolean(
   'true: validate and answer with what would be created (and whether it would apply), writing nothing',
 );
-const COMMENT = text('A note for voters, at most 1000 characters');
+const COMMENT = text('A note for voters', 1000);
 
 export const PlaceIdParams = Type.Object({
   fsq_place_id: Type.String({ description: 'The place id', pattern: PLACE_ID_PATTERN }),
@@ -21,8 +31,8 @@ export const EditIdParams = Type.Object({ edit_id: Type.String({ description: 'T
 
 const FIELDS = {
   name: text('New name, at most 200 characters'),
-  latitude: text('Decimal degrees, -90 to 90'),
-  longitude: text('Decimal degrees, -180 to 180'),
+  latitude: coordinate('latitude', 'Decimal degrees, -90 to 90'),
+  longitude: coordinate('longitude', 'Decimal degrees, -180 to 180'),
   address: text('Street address'),
   locality: text('City or town'),
   region: text('State, province or region'),
@@ -87,8 +97,8 @@ export const SuggestMergeQuery = Type.Object({
 export const SuggestPlaceQuery = Type.Object({
   ...FIELDS,
   name: text('Required: the name of the new place'),
-  latitude: text('Required: decimal degrees'),
-  longitude: text('Required: decimal degrees'),
+  latitude: coordinate('latitude', 'Required: decimal degrees, -90 to 90'),
+  longitude: coordinate('longitude', 'Required: decimal degrees, -180 to 180'),
   categories: text('Comma list of category ids'),
   chains: text('Comma list of chain ids'),
   comment: COMMENT,

@@ -60,6 +60,16 @@ export const latLng = (description: string) =>
     }),
   );
 
+/** One coordinate in decimal degrees, e.g. 48.8584. */
+export const coordinate = (name: 'latitude' | 'longitude', description: string) =>
+  Type.Optional(
+    Type.String({
+      description,
+      pattern: `^${name === 'latitude' ? LATITUDE : LONGITUDE}$`,
+      'x-message': `{value} is not a ${name} from -${name === 'latitude' ? 90 : 180} to ${name === 'latitude' ? 90 : 180} in decimal degrees (e.g. ${name === 'latitude' ? '48.8584' : '2.2945'})`,
+    }),
+  );
+
 export const idList = (description: string) =>
   Type.Optional(
     Type.String({
