@@ -25,7 +25,7 @@ export async function loadCommand(entry: CatalogueEntry): Promise<Command> {
     throw new Error(
       `commands/catalogue.json: "${entry.name}" names the module ${entry.module}; expected ./<name>.ts`,
     );
-  const module = (await import(`./${name}.ts`)) as Record<string, CommandSpec | undefined>;
+  const module = (await import(/* @vite-ignore */ `./${name}.ts`)) as Record<string, CommandSpec | undefined>;
   const spec = module[entry.export];
   if (typeof spec?.run !== 'function') {
     throw new Error(
