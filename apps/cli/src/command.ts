@@ -38,6 +38,11 @@ export interface CommandSpec {
    * CAIRN_DATA_DIR must not leave an empty database behind).
    */
   createsDatabase?: boolean;
+  /**
+   * Every word after the command that is not an option is a file path (the command has no options taking a
+   * value): sent to a running server as absolute paths, since it reads them from its own working directory.
+   */
+  pathArguments?: boolean;
   /** Log at the configured level (the server); other commands log warnings only. */
   serverLogs?: boolean;
   run(args: ParsedArgs, ctx: CommandContext): Promise<number | undefined>;

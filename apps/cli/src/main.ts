@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { resolve } from 'node:path';
 import { type Config, createLogger, loadConfig, lockHolder } from '@cairn/kit';
 import { forwardToServer } from './admin-socket.ts';
 import { execute, findCommand, reportError } from './execute.ts';
@@ -32,7 +33,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     lockHolder(config.dataDir) !== undefined
   ) {
     try {
-      const result = await forwardToServer(config.dataDir, argv);
+      // The server runs the command in its own working directory: file arguments go as absolute paths.
+      const forwarded = found.command.pathArguments
+        ? [
+            ...argv.slice(0, argv.length - found.rest.length),
+            ...found.rest.map((a) => (a.startsWith('-') ? a : resolve(a))),
+          ]
+        : argv;
+      const result = await forwardToServer(config.dataDir, forwarded);
       process.stdout.write(result.stdout);
       process.stderr.write(result.stderr);
       return result.code;

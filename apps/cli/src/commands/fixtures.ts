@@ -6,6 +6,7 @@ import { applyFixtures, readFixtures } from '../fixtures.ts';
 export const fixturesLoad: CommandSpec = {
   usage: '<file.yaml>',
   usesDatabase: true,
+  pathArguments: true,
   async run(args, ctx) {
     const file = args.positionals[0];
     if (!file || args.positionals.length > 1) throw new UsageError('give exactly one fixture file');
