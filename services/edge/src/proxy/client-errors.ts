@@ -1,6 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
+const SERVING = Symbol('serving');
+type Tracked = Duplex & { [SERVING]?: ServerResponse };
+
 const ANSWERS: Record<string, string> = {
   HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
   ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
@@ -14,13 +17,10 @@ const ANSWERS: Record<string, string> = {
  * as behind Apache or nginx, instead of a bare 400.
  */
 export function answerClientErrors(server: Server): void {
-  const serving = new WeakMap<Duplex, { req: IncomingMessage; res: ServerResponse }>();
+  // the response a connection serves now, on its socket (no map entry or listener per request): one whose
+  // 'close' came is done, as if unset
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket;
-    serving.set(socket, { req, res });
-    res.once('close', () => {
-      if (serving.get(socket)?.res === res) serving.delete(socket);
-    });
+    (req.socket as Tracked)[SERVING] = res;
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // as node's own handler: write the answer, then close at once (the address's connection slot is free)
@@ -31,9 +31,10 @@ export function answerClientErrors(server: Server): void {
         );
       socket.destroy();
     };
-    const current = serving.get(socket);
-    if (current?.req.complete && !current.res.writableFinished) current.res.once('close', answer);
-    else if (current?.res.headersSent) socket.destroy();
+    const serving = (socket as Tracked)[SERVING];
+    const current = serving?.closed ? undefined : serving;
+    if (current?.req.complete && !current.writableFinished) current.once('close', answer);
+    else if (current?.headersSent) socket.destroy();
     else answer();
   });
 }

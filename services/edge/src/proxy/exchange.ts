@@ -16,6 +16,17 @@ export function send(res: ServerResponse, page: EdgePage, rayId: string, head = 
   res.end(head ? undefined : page.body);
 }
 
+const EXCHANGE = Symbol('origin exchange');
+type Tagged = ServerResponse & { [EXCHANGE]?: OriginExchange };
+
+// One listener function for every response (no closure per request): `this` is the response.
+function onClientClose(this: Tagged): void {
+  this[EXCHANGE]?.clientClosed();
+}
+function onClientDrain(this: Tagged): void {
+  this[EXCHANGE]?.resumeOrigin?.();
+}
+
 /**
  * One request to the origin, as an undici dispatch handler writing the answer to the client's response:
  * the head (hop-by-hop fields dropped, the ray id added) on `onHeaders`, each chunk on `onData` (false
@@ -25,6 +36,7 @@ export function send(res: ServerResponse, page: EdgePage, rayId: string, head = 
  */
 export class OriginExchange implements Dispatcher.DispatchHandler {
   private abortOrigin: ((error?: Error) => void) | undefined;
+  resumeOrigin: (() => void) | undefined;
   private clientGone = false;
   private done = false;
 
@@ -35,14 +47,15 @@ export class OriginExchange implements Dispatcher.DispatchHandler {
     private readonly rayId: string,
     private readonly log: Logger,
   ) {
-    res.once('close', this.onClientClose);
+    (res as Tagged)[EXCHANGE] = this;
+    res.on('close', onClientClose);
   }
 
-  private readonly onClientClose = (): void => {
+  clientClosed(): void {
     if (this.done || this.res.writableFinished) return;
     this.clientGone = true;
     this.abortOrigin?.();
-  };
+  }
 
   onConnect(abort: (error?: Error) => void): void {
     this.abortOrigin = abort;
@@ -61,16 +74,13 @@ export class OriginExchange implements Dispatcher.DispatchHandler {
       this.abortOrigin?.(error as Error);
       return false;
     }
-    this.resume = resume;
+    this.resumeOrigin = resume;
     return true;
   }
 
-  private resume: (() => void) | undefined;
-  private readonly onDrain = (): void => this.resume?.();
-
   onData(chunk: Buffer): boolean {
     if (this.res.write(chunk)) return true;
-    this.res.once('drain', this.onDrain);
+    this.res.once('drain', onClientDrain);
     return false;
   }
 
@@ -96,7 +106,7 @@ export class OriginExchange implements Dispatcher.DispatchHandler {
 
   private finish(): void {
     this.done = true;
-    this.res.off('close', this.onClientClose);
+    this.res.off('close', onClientClose);
   }
 
   private fail(error: Error): void {

@@ -39,31 +39,35 @@ export interface ForwardInfo {
   rayId: string;
 }
 
+/** How many Host field lines the request has (node keeps only the first in `req.headers`). */
+export function hostFieldCount(raw: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 4 && name.toLowerCase() === 'host') n++;
+  }
+  return n;
+}
+
 /**
  * The request headers for the origin, in arrival order with their case: hop-by-hop fields dropped, the
  * client appended to `X-Forwarded-For`, `X-Forwarded-Proto`/`-Host` and `CF-Connecting-IP`/`CF-Ray` set.
  */
-/** How many Host field lines the request has (node keeps only the first in `req.headers`). */
-export function hostFieldCount(raw: readonly string[]): number {
-  let n = 0;
-  for (let i = 0; i < raw.length; i += 2) if ((raw[i] as string).toLowerCase() === 'host') n++;
-  return n;
-}
-
 export function originRequestHeaders(raw: readonly string[], info: ForwardInfo): string[] {
-  let extra: Set<string> | undefined;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    if ((raw[i] as string).toLowerCase() === 'connection') {
-      extra ??= new Set();
-      for (const t of connectionTokens(raw[i + 1]) ?? []) extra.add(t);
-    }
-  }
   const out: string[] = [];
+  let extra: Set<string> | undefined;
   let forwardedFor: string | undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] as string;
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || extra?.has(lower)) continue;
+    if (lower === 'connection') {
+      for (const t of connectionTokens(raw[i + 1]) ?? [])
+        if (!HOP_BY_HOP.has(t)) {
+          extra ??= new Set();
+          extra.add(t);
+        }
+    }
+    if (HOP_BY_HOP.has(lower)) continue;
     if (lower === 'x-forwarded-for') {
       forwardedFor = forwardedFor === undefined ? raw[i + 1] : `${forwardedFor}, ${raw[i + 1]}`;
       continue;
@@ -71,7 +75,10 @@ export function originRequestHeaders(raw: readonly string[], info: ForwardInfo):
     if (FORWARDED.has(lower)) continue;
     out.push(name, raw[i + 1] as string);
   }
-  out.push(
+  // names the Connection field lists are hop-by-hop too (it may come after them)
+  const kept = extra ? withoutFields(out, extra) : out;
+  if (extra?.has('x-forwarded-for')) forwardedFor = undefined;
+  kept.push(
     'x-forwarded-for',
     forwardedFor ? `${forwardedFor}, ${info.clientIp}` : info.clientIp,
     'x-forwarded-proto',
@@ -83,7 +90,14 @@ export function originRequestHeaders(raw: readonly string[], info: ForwardInfo):
     'cf-ray',
     info.rayId,
   );
-  return out;
+  return kept;
+}
+
+function withoutFields(pairs: readonly string[], names: Set<string>): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < pairs.length; i += 2)
+    if (!names.has((pairs[i] as string).toLowerCase())) kept.push(pairs[i] as string, pairs[i + 1] as string);
+  return kept;
 }
 
 /**
@@ -104,10 +118,6 @@ export function clientResponseRawHeaders(raw: readonly Buffer[]): string[] {
     if (HOP_BY_HOP.has(lower) || lower === 'cf-ray') continue;
     out.push(name, (raw[i + 1] as Buffer).toString('latin1'));
   }
-  if (!extra) return out;
   // names the Connection field lists are hop-by-hop too (it may come after them)
-  const kept: string[] = [];
-  for (let i = 0; i < out.length; i += 2)
-    if (!extra.has((out[i] as string).toLowerCase())) kept.push(out[i] as string, out[i + 1] as string);
-  return kept;
+  return extra ? withoutFields(out, extra) : out;
 }

@@ -66,14 +66,18 @@ function terminalPage(terminal: Terminal, host: string, rayId: string): EdgePage
   return terminal.action === 'block' ? blockedPage(host, rayId) : challengePage(host, rayId, terminal.action);
 }
 
-const clientIp = (req: IncomingMessage) => (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+function clientIp(req: IncomingMessage): string {
+  const address = req.socket.remoteAddress ?? '';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
 
 function hostOf(value: string | undefined): string {
   if (!value) return '';
   const v = value.trim().toLowerCase();
   if (v.startsWith('[')) return v.slice(0, v.indexOf(']') + 1);
   const colon = v.lastIndexOf(':');
-  return (colon < 0 ? v : v.slice(0, colon)).replace(/\.$/, '');
+  const name = colon < 0 ? v : v.slice(0, colon);
+  return name.endsWith('.') ? name.slice(0, -1) : name;
 }
 
 /**
@@ -120,7 +124,12 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
     const target = req.method === 'CONNECT' ? (req.url ?? '') : originForm(req.url ?? '/');
     if (target === undefined)
       return { page: badRequestPage(rayId, 'The request target must be a path starting with "/".') };
-    const urls = requestUrls(plan.urlNormalization, target);
+    // the normalised URL is for the rules, and for the origin only with scope "both": not computed when
+    // neither needs it
+    const urls =
+      plan.inspects || plan.urlNormalization.scope === 'both'
+        ? requestUrls(plan.urlNormalization, target)
+        : { inspected: target, forwarded: target };
 
     const contentLength = contentLengthOf(req);
     const hasBody =
