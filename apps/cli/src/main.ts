@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { type Config, createLogger, loadConfig, lockHolder } from '@cairn/kit';
 import { forwardToServer } from './admin-socket.ts';
@@ -7,6 +6,7 @@ import { consoleOutput } from './output.ts';
 import type { Runtime } from './runtime.ts';
 import { createSandboxClock } from './sandbox/clock.ts';
 import { sandboxMode } from './sandbox/database.ts';
+import { freePort } from './workers.ts';
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const out = consoleOutput();
@@ -66,15 +66,4 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   } finally {
     await runtime?.close();
   }
-}
-
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }

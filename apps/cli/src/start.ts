@@ -18,6 +18,11 @@ export interface StartServerOptions {
   /** Create the demo zone and its dashboard login on a first start. Default true. */
   edgeDemo?: boolean;
   /**
+   * Create the Demo organization (and its key, or CAIRN_BOOTSTRAP_SERVICE_KEY) on a first start. Default
+   * true; a worker of `cairn serve` leaves it to its primary, which did it before forking.
+   */
+  bootstrap?: boolean;
+  /**
    * Serve other cairn commands over the admin socket in the data directory (embedded database only).
    * Default true; an in-memory database has no data directory to put it in.
    */
@@ -71,7 +76,10 @@ export async function startCairnServer(
   try {
     await runtime.identity.start();
     const places = await runtime.places.start({ seedDemo: options.seedDemo ?? true });
-    const boot = await bootstrapDemo(runtime.identity.deps, config.bootstrapServiceKey);
+    const boot =
+      options.bootstrap === false
+        ? undefined
+        : await bootstrapDemo(runtime.identity.deps, config.bootstrapServiceKey);
     const address = await app.listen({ port: options.port ?? config.port, host });
     listening = true;
     const edgeProxy = await runtime.edge.startProxy({ port: options.edgePort ?? config.edgePort, host });
