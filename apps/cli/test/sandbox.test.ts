@@ -113,6 +113,29 @@ describe('snapshots', () => {
     expect(bad.body.message).toMatch(/snapshot name/);
   });
 
+  it('taking a snapshot again keeps what was written since (only those tables are copied again)', async () => {
+    await f.control('POST', '/snapshots', { name: 'two' });
+    const kept = await createManagedUser('Kim');
+    expect((await f.control('POST', '/snapshots', { name: 'two' })).status).toBe(200);
+    const dropped = await createManagedUser('Lou');
+    await f.control('POST', '/snapshots/two/restore');
+    expect(
+      (await users(f.key, `/users/managed-user/refresh-token?target_user_id=${kept.user_id}`)).status,
+    ).toBe(200);
+    expect(
+      (await users(f.key, `/users/managed-user/refresh-token?target_user_id=${dropped.user_id}`)).status,
+    ).toBe(404);
+    // A restore of another snapshot (every table) and back.
+    await f.control('POST', '/reset');
+    expect(
+      (await users(f.key, `/users/managed-user/refresh-token?target_user_id=${kept.user_id}`)).status,
+    ).toBe(404);
+    await f.control('POST', '/snapshots/two/restore');
+    expect(
+      (await users(f.key, `/users/managed-user/refresh-token?target_user_id=${kept.user_id}`)).status,
+    ).toBe(200);
+  });
+
   it('reset goes back to the state after start: data, clock, faults and journal', async () => {
     const made = await createManagedUser('Dee');
     await f.control('POST', '/clock/advance', { by: '1h' });

@@ -42,6 +42,8 @@ export async function markSandboxDatabase(db: Queryable): Promise<void> {
   await db.exec(`
     CREATE TABLE IF NOT EXISTS ${MARKER} (id boolean PRIMARY KEY DEFAULT true CHECK (id), created_at timestamptz NOT NULL DEFAULT now());
     INSERT INTO ${MARKER} (id) VALUES (true) ON CONFLICT DO NOTHING;
+    -- The snapshot the database matched when the note of written tables was last cleared (snapshots.ts).
+    ALTER TABLE ${MARKER} ADD COLUMN IF NOT EXISTS base text;
     CREATE TABLE IF NOT EXISTS ${SNAPSHOTS} (
       name text PRIMARY KEY,
       schema_name text NOT NULL UNIQUE,
@@ -51,4 +53,4 @@ export async function markSandboxDatabase(db: Queryable): Promise<void> {
     );`);
 }
 
-export { SNAPSHOTS as SNAPSHOTS_TABLE };
+export { MARKER as MARKER_TABLE, SNAPSHOTS as SNAPSHOTS_TABLE };

@@ -1,7 +1,7 @@
 import type { Edge } from '@cairn/edge';
 import { CONFIG_CHANNEL } from '@cairn/edge';
 import { DEMO_ORGANIZATION, type Identity } from '@cairn/identity';
-import type { AppDeps, Queryable, ServiceModule } from '@cairn/kit';
+import { type AppDeps, CairnError, type Queryable, type ServiceModule } from '@cairn/kit';
 import type { Places } from '@cairn/places';
 import { isSandboxClock, type SandboxClock } from './clock.ts';
 import { type Fault, type FaultInput, FaultTable } from './faults.ts';
@@ -141,7 +141,13 @@ export function createSandbox(runtime: SandboxRuntime, options: SandboxOptions =
     remove: (name) => serial(() => store.remove(checkSnapshotName(name))),
     reset: () =>
       serial(async () => {
-        if (!started) throw new Error('sandbox.reset() before sandbox.ready(): there is no start state yet');
+        if (!started) {
+          throw new CairnError(
+            503,
+            'starting',
+            'The sandbox is still starting: there is no start state to reset to yet',
+          );
+        }
         faults.clear();
         clock.reset();
         await restoreNamed(START);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { badRequest, type CairnError, type Db, notFound, type Queryable } from '@cairn/kit';
-import { SANDBOX_TABLE_PREFIX, SNAPSHOTS_TABLE } from './database.ts';
+import { MARKER_TABLE, SANDBOX_TABLE_PREFIX, SNAPSHOTS_TABLE } from './database.ts';
 
 /** A snapshot as listed. */
 export interface SnapshotInfo {
@@ -30,7 +30,15 @@ const DIRTY = `${SANDBOX_TABLE_PREFIX}_dirty`;
  * (and the tables referencing them, which TRUNCATE needs): a reset after a test that added a user rewrites
  * the users tables, not the 20,000 demo places.
  */
-async function installTracking(tx: Queryable, tables: readonly Table[]): Promise<void> {
+async function installTracking(tx: Queryable, tables: readonly Table[]): Promise<Set<string>> {
+  // A database cloned from a template (startCairn) has them already: a start adds only what is missing.
+  const { rows } = await tx.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = $1`,
+    [`${DIRTY}_note`],
+  );
+  const have = new Set(rows.map((r) => r.name));
+  const missing = tables.filter((t) => !have.has(t.name));
+  if (missing.length === 0) return new Set();
   await tx.exec(`
     CREATE TABLE IF NOT EXISTS ${DIRTY} (name text PRIMARY KEY);
     CREATE OR REPLACE FUNCTION ${DIRTY}_note() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -40,16 +48,21 @@ async function installTracking(tx: Queryable, tables: readonly Table[]): Promise
       END IF;
       RETURN NULL;
     END $$;`);
-  for (const t of tables) {
+  for (const t of missing) {
     await tx.exec(
       `CREATE OR REPLACE TRIGGER ${DIRTY}_note AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${quote(t.name)}
          FOR EACH STATEMENT EXECUTE FUNCTION ${DIRTY}_note()`,
     );
   }
+  return new Set(missing.map((t) => t.name));
 }
 
 /** The written tables and every table referencing one of them (transitively). */
-async function dirtyClosure(tx: Queryable, tables: readonly Table[]): Promise<Set<string>> {
+async function dirtyClosure(
+  tx: Queryable,
+  tables: readonly Table[],
+  alsoWritten: ReadonlySet<string> = new Set(),
+): Promise<Set<string>> {
   const { rows } = await tx.query<{ name: string }>(`SELECT name FROM ${DIRTY}`);
   const byName = new Map(tables.map((t) => [t.name, t]));
   const out = new Set<string>();
@@ -59,6 +72,7 @@ async function dirtyClosure(tx: Queryable, tables: readonly Table[]): Promise<Se
     for (const child of byName.get(name)!.children) add(child);
   };
   for (const r of rows) add(r.name);
+  for (const name of alsoWritten) add(name);
   return out;
 }
 
@@ -135,18 +149,43 @@ async function sequences(db: Queryable): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
+/** Names of the tables saved in a snapshot's schema. */
+async function savedTables(tx: Queryable, schema: string): Promise<Map<string, Set<string>>> {
+  const { rows } = await tx.query<{ table: string; column: string }>(
+    `SELECT c.relname AS "table", a.attname AS "column"
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+      WHERE n.nspname = $1 AND c.relkind = 'r' AND c.relname <> $2`,
+    [schema, SEQUENCES],
+  );
+  const saved = new Map<string, Set<string>>();
+  for (const r of rows) {
+    if (!saved.has(r.table)) saved.set(r.table, new Set());
+    saved.get(r.table)!.add(r.column);
+  }
+  return saved;
+}
+
+/** The snapshot the database matched when the written-tables note was last cleared (kept in the database). */
+async function baseOf(tx: Queryable): Promise<string | null> {
+  const { rows } = await tx.query<{ base: string | null }>(`SELECT base FROM ${MARKER_TABLE}`);
+  return rows[0]?.base ?? null;
+}
+
+async function matched(tx: Queryable, name: string | null): Promise<void> {
+  await tx.exec(`DELETE FROM ${DIRTY}`);
+  await tx.query(`UPDATE ${MARKER_TABLE} SET base = $1`, [name]);
+}
+
 /**
  * Snapshots of every Cairn table, kept in the database itself (one schema per snapshot), so they work alike
- * on the embedded database and on PostgreSQL and survive a restart. Taking one copies each table
- * (CREATE TABLE … AS SELECT) and each sequence's position; restoring empties every table and copies the rows
- * back in one transaction, parents before children, sequences included: other connections see the old state
- * or the new one, never a mix.
+ * on the embedded database and on PostgreSQL and survive a restart (or a template's dump). Taking one copies
+ * each table (CREATE TABLE … AS SELECT) and each sequence's position; restoring empties the tables and copies
+ * the rows back in one transaction, parents before children, sequences included: other connections see the
+ * old state or the new one, never a mix. Against the snapshot the database last matched, both copy only the
+ * tables written since (see installTracking).
  */
 export class SnapshotStore {
-  /** The snapshot the database matched when the written-tables note was last cleared. */
-  private base: string | undefined;
-  private tracking = false;
-
   constructor(private readonly db: Db) {}
 
   async list(): Promise<SnapshotInfo[]> {
@@ -161,54 +200,65 @@ export class SnapshotStore {
     }));
   }
 
-  async has(name: string): Promise<boolean> {
-    const { rows } = await this.db.query(`SELECT 1 FROM ${SNAPSHOTS_TABLE} WHERE name = $1`, [name]);
-    return rows.length > 0;
-  }
-
   /** Takes a snapshot; one of the same name is replaced. `at` is the sandbox clock's time. */
   async take(name: string, at: Date): Promise<SnapshotInfo & { replaced: boolean }> {
-    const schema = `cairn_snap_${randomBytes(6).toString('hex')}`;
-    const taken = await this.db.transaction(async (tx) => {
-      const old = await this.drop(tx, name);
+    return this.db.transaction(async (tx) => {
       const tables = await cairnTables(tx);
-      if (!this.tracking) await installTracking(tx, tables);
-      await tx.exec(`CREATE SCHEMA ${quote(schema)}`);
+      const untracked = await installTracking(tx, tables);
+      const { rows: found } = await tx.query<{ schema_name: string }>(
+        `SELECT schema_name FROM ${SNAPSHOTS_TABLE} WHERE name = $1`,
+        [name],
+      );
+      let schema = found[0]?.schema_name;
+      let copy: readonly Table[] = tables;
+      if (schema && (await baseOf(tx)) === name) {
+        // The database matched this snapshot, then some tables were written: refresh only those (and any
+        // table the snapshot lacks or whose writes were not noted).
+        const saved = await savedTables(tx, schema);
+        const written = await dirtyClosure(tx, tables);
+        copy = tables.filter((t) => written.has(t.name) || untracked.has(t.name) || !saved.has(t.name));
+        for (const t of copy) await tx.exec(`DROP TABLE IF EXISTS ${quote(schema)}.${quote(t.name)}`);
+        await tx.exec(`DROP TABLE ${quote(schema)}.${SEQUENCES}`);
+      } else {
+        if (schema) await this.drop(tx, name);
+        schema = `cairn_snap_${randomBytes(6).toString('hex')}`;
+        await tx.exec(`CREATE SCHEMA ${quote(schema)}`);
+      }
+      const target = quote(schema);
+      for (const t of copy) {
+        const cols = t.columns.map(quote).join(', ');
+        await tx.exec(`CREATE TABLE ${target}.${quote(t.name)} AS SELECT ${cols} FROM ${quote(t.name)}`);
+      }
+      await tx.exec(
+        `CREATE TABLE ${target}.${SEQUENCES} (name text PRIMARY KEY, last_value bigint NOT NULL, is_called boolean NOT NULL)`,
+      );
+      for (const seq of await sequences(tx)) {
+        await tx.query(
+          `INSERT INTO ${target}.${SEQUENCES} (name, last_value, is_called) SELECT $1, last_value, is_called FROM ${quote(seq)}`,
+          [seq],
+        );
+      }
       let total = 0;
       for (const t of tables) {
-        const cols = t.columns.map(quote).join(', ');
-        await tx.exec(
-          `CREATE TABLE ${quote(schema)}.${quote(t.name)} AS SELECT ${cols} FROM ${quote(t.name)}`,
-        );
         const { rows } = await tx.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM ${quote(schema)}.${quote(t.name)}`,
+          `SELECT count(*)::int AS n FROM ${target}.${quote(t.name)}`,
         );
         total += rows[0]?.n ?? 0;
       }
-      await tx.exec(
-        `CREATE TABLE ${quote(schema)}.${SEQUENCES} (name text PRIMARY KEY, last_value bigint NOT NULL, is_called boolean NOT NULL)`,
-      );
-      for (const s of await sequences(tx)) {
-        await tx.query(
-          `INSERT INTO ${quote(schema)}.${SEQUENCES} (name, last_value, is_called) SELECT $1, last_value, is_called FROM ${quote(s)}`,
-          [s],
-        );
-      }
       await tx.query(
-        `INSERT INTO ${SNAPSHOTS_TABLE} (name, schema_name, created_at, tables, rows) VALUES ($1, $2, $3, $4, $5)`,
+        `INSERT INTO ${SNAPSHOTS_TABLE} (name, schema_name, created_at, tables, rows) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (name) DO UPDATE SET created_at = $3, tables = $4, rows = $5`,
         [name, schema, at, tables.length, total],
       );
-      await tx.exec(`DELETE FROM ${DIRTY}`);
-      return { name, createdAt: at.toISOString(), tables: tables.length, rows: total, replaced: old };
+      await matched(tx, name);
+      const replaced = found.length > 0;
+      return { name, createdAt: at.toISOString(), tables: tables.length, rows: total, replaced };
     });
-    this.tracking = true;
-    this.base = name;
-    return taken;
   }
 
   /** Puts every table back as it was when the snapshot was taken. */
   async restore(name: string, inTransaction?: (tx: Queryable) => Promise<void>): Promise<SnapshotInfo> {
-    const restored = await this.db.transaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       const { rows } = await tx.query<{
         schema_name: string;
         created_at: Date;
@@ -221,24 +271,17 @@ export class SnapshotStore {
       if (!found) throw await this.unknown(tx, name);
       const schema = quote(found.schema_name);
       const tables = await cairnTables(tx);
-      const saved = await tx.query<{ table: string; column: string }>(
-        `SELECT c.relname AS "table", a.attname AS "column"
-           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-           JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-          WHERE n.nspname = $1 AND c.relkind = 'r'`,
-        [found.schema_name],
-      );
-      const savedColumns = new Map<string, Set<string>>();
-      for (const r of saved.rows) {
-        if (!savedColumns.has(r.table)) savedColumns.set(r.table, new Set());
-        savedColumns.get(r.table)!.add(r.column);
-      }
+      const untracked = await installTracking(tx, tables);
+      const saved = await savedTables(tx, found.schema_name);
       // Back to the snapshot the database last matched: only what was written since. Otherwise all.
-      const only = this.tracking && this.base === name ? await dirtyClosure(tx, tables) : undefined;
-      const chosen = only ? tables.filter((t) => only.has(t.name)) : tables;
+      let chosen: readonly Table[] = tables;
+      if ((await baseOf(tx)) === name) {
+        const written = await dirtyClosure(tx, tables, untracked);
+        chosen = tables.filter((t) => written.has(t.name));
+      }
       if (chosen.length > 0) await tx.exec(`TRUNCATE ${chosen.map((t) => quote(t.name)).join(', ')}`);
       for (const t of chosen) {
-        const have = savedColumns.get(t.name);
+        const have = saved.get(t.name);
         if (!have) continue; // a table made after the snapshot: left empty
         const cols = t.columns
           .filter((c) => have.has(c))
@@ -253,13 +296,17 @@ export class SnapshotStore {
       const positions = await tx.query<{ name: string; last_value: number; is_called: boolean }>(
         `SELECT name, last_value, is_called FROM ${schema}.${SEQUENCES}`,
       );
-      for (const s of positions.rows) {
-        if (current.has(s.name)) {
-          await tx.query('SELECT setval($1::regclass, $2, $3)', [quote(s.name), s.last_value, s.is_called]);
+      for (const seq of positions.rows) {
+        if (current.has(seq.name)) {
+          await tx.query('SELECT setval($1::regclass, $2, $3)', [
+            quote(seq.name),
+            seq.last_value,
+            seq.is_called,
+          ]);
         }
       }
       await inTransaction?.(tx);
-      if (this.tracking) await tx.exec(`DELETE FROM ${DIRTY}`);
+      await matched(tx, name);
       return {
         name,
         createdAt: new Date(found.created_at).toISOString(),
@@ -267,15 +314,13 @@ export class SnapshotStore {
         rows: Number(found.rows),
       };
     });
-    if (this.tracking) this.base = name;
-    return restored;
   }
 
   async remove(name: string): Promise<void> {
     await this.db.transaction(async (tx) => {
       if (!(await this.drop(tx, name))) throw await this.unknown(tx, name);
+      if ((await baseOf(tx)) === name) await tx.query(`UPDATE ${MARKER_TABLE} SET base = NULL`);
     });
-    if (this.base === name) this.base = undefined;
   }
 
   private async drop(tx: Queryable, name: string): Promise<boolean> {
