@@ -27,7 +27,14 @@ const COMMENT = text('A note for voters', 1000);
 export const PlaceIdParams = Type.Object({
   fsq_place_id: Type.String({ description: 'The place id', pattern: PLACE_ID_PATTERN }),
 });
-export const EditIdParams = Type.Object({ edit_id: Type.String({ description: 'The suggested edit id' }) });
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+export const EditIdParams = Type.Object({
+  edit_id: Type.String({
+    description: 'The suggested edit id (a UUID)',
+    pattern: `^\\s*${UUID}\\s*$`,
+    'x-message': '{value} is not a suggested edit id',
+  }),
+});
 
 const FIELDS = {
   name: text('New name, at most 200 characters'),
@@ -106,7 +113,13 @@ export const SuggestPlaceQuery = Type.Object({
 });
 
 export const StatusQuery = Type.Object({
-  suggested_edit_ids: text('Comma list of edit ids; default: the caller’s own edits, newest first'),
+  suggested_edit_ids: Type.Optional(
+    Type.String({
+      description: 'Comma list of 1 to 50 edit ids; default: the caller’s own edits, newest first',
+      pattern: `^[\\s,]*${UUID}(?:[\\s,]+${UUID}){0,49}[\\s,]*$`,
+      'x-message': '{value} is not a comma list of 1 to 50 suggested edit ids',
+    }),
+  ),
   limit: integer(0, 50, 'Edits', 10),
 });
 
