@@ -4,7 +4,15 @@
 // attacks, and on random strings built from the pieces attacks are made of.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { engineFor, RE2_MIN_INPUT, type RoutedRegex, routed } from '../src/regex/re2.ts';
+import {
+  engineFor,
+  LARGE_PATTERN,
+  RE2_MIN_INPUT,
+  type RoutedRegex,
+  routed,
+  V8_BUDGET_MS,
+  V8_MAX_INPUT,
+} from '../src/regex/re2.ts';
 import { compilePcre } from '../src/regex/translate.ts';
 import type { OperatorFn, Rule } from '../src/types.ts';
 import { loadCorpus } from './crs-regression/ftw.ts';
@@ -32,12 +40,20 @@ describe('RE2 for large inputs', () => {
     expect(refused.sort()).toEqual([920120, 942130]);
   });
 
-  it('is used from RE2_MIN_INPUT characters on, V8 below', () => {
-    const r = routed(compilePcre('(?i)union\\s+select'));
-    expect(engineFor(r, 'x'.repeat(RE2_MIN_INPUT - 1))).toBe(r.re);
-    expect(engineFor(r, 'x'.repeat(RE2_MIN_INPUT))).toBe(r.big);
+  it('runs large inputs, large patterns and requests past their V8 budget on RE2', () => {
+    const small = routed(compilePcre('(?i)union\\s+select'));
+    const large = routed(compilePcre(`(?:${'a'.repeat(LARGE_PATTERN)}|b)`));
+    const x = (n: number) => 'x'.repeat(n);
+    expect(engineFor(small, x(RE2_MIN_INPUT))).toBe(small.re);
+    expect(engineFor(small, x(V8_MAX_INPUT - 1))).toBe(small.re);
+    expect(engineFor(small, x(V8_MAX_INPUT))).toBe(small.big);
+    expect(engineFor(large, x(RE2_MIN_INPUT - 1))).toBe(large.re);
+    expect(engineFor(large, x(RE2_MIN_INPUT))).toBe(large.big);
     const backref = routed(compilePcre('(a)\\1'));
-    expect(engineFor(backref, 'x'.repeat(RE2_MIN_INPUT * 4))).toBe(backref.re);
+    expect(engineFor(backref, x(V8_MAX_INPUT * 4))).toBe(backref.re);
+    // a request whose regexes have run V8_BUDGET_MS on V8 goes on on RE2
+    expect(engineFor(small, 'x', { v8RegexMs: V8_BUDGET_MS })).toBe(small.re);
+    expect(engineFor(small, 'x', { v8RegexMs: V8_BUDGET_MS + 0.1 })).toBe(small.big);
   });
 
   it('matches as V8 does on every value of the CRS regression corpus at PL4', () => {

@@ -77,6 +77,8 @@ export class Transaction {
   // rule evaluation state
   phase = 0;
   capture = false;
+  /** Milliseconds (wall-clock) this request's regexes ran on V8 so far (see regex/re2.ts). */
+  v8RegexMs = 0;
   currentRule: Rule | undefined;
   matchedVar = '';
   matchedVarName = '';

@@ -8,11 +8,18 @@ import { compilePcre } from '../regex/translate.ts';
 import type { OperatorDef, OperatorFn, Transaction } from '../types.ts';
 
 function run(r: RoutedRegex, tx: Transaction, input: string): boolean {
-  const re = engineFor(r, input);
-  if (!tx.capture) return re.test(input);
-  const m = re.exec(input);
-  if (m) tx.setCaptures(m);
-  return m !== null;
+  const re = engineFor(r, input, tx);
+  const timed = re === r.re && r.big !== undefined;
+  const start = timed ? performance.now() : 0;
+  let hit: boolean;
+  if (!tx.capture) hit = re.test(input);
+  else {
+    const m = re.exec(input);
+    if (m) tx.setCaptures(m);
+    hit = m !== null;
+  }
+  if (timed) tx.v8RegexMs += performance.now() - start;
+  return hit;
 }
 
 export const rx: OperatorDef = {

@@ -1,20 +1,28 @@
-// Large inputs go to RE2 (the npm `re2` binding, Google's automaton engine: a lazily built DFA, so
-// time linear in the input and nearly independent of the pattern's size). V8's own linear engine
-// (regex/linear.ts) is also linear, but costs about 0.4 ns per input byte per pattern character: a
-// 4.6 KB CRS pattern over a 128 KB body takes ~230 ms there and ~2 ms on RE2. Small inputs stay on
-// V8's backtracking engine, which is faster per call (no string conversion into the native side);
-// with at most RE2_MIN_INPUT characters, even its linear fallback is bounded by a few microseconds
-// per call. Regexes RE2 refuses (lookaround, backreferences) stay on V8 at every size; which
-// regexes those are, and why each is still bounded, is in docs/regex-routes.md (made by
-// test/redos/routes.ts).
+// Regexes on hostile input run on RE2 (the npm `re2` binding of Google's automaton engine: time linear
+// in the input, and nearly independent of the pattern's size). V8's own linear engine (regex/linear.ts)
+// is linear too, but costs about 0.4 ns per input character per pattern character: a 4.6 KB CRS
+// pattern over a 128 KB body takes ~230 ms there, ~2–6 ms on RE2. On ordinary input V8's backtracking
+// engine is faster than RE2 per call (no conversion of the string to UTF-8 on the native side), so:
+// - inputs under RE2_MIN_INPUT characters run on V8 (its linear fallback costs microseconds there);
+// - inputs of V8_MAX_INPUT characters or more, and inputs of RE2_MIN_INPUT or more for patterns of
+//   LARGE_PATTERN characters or more, run on RE2;
+// - every other call runs on V8, timed (wall-clock, which is never less than the CPU time it used);
+//   once a request's regexes have run V8_BUDGET_MS on V8, its remaining calls run on RE2. This bounds
+//   what a request split into many small values (1,000 arguments of 100 characters, each making V8
+//   fall back to its linear engine) can cost: 557 ms before, 54 ms with it (bench/waf-worst.ts).
+// Regexes RE2 refuses (lookaround, backreferences: 920120, 942130) stay on V8 at every size; what
+// each CRS regex gets is in docs/regex-routes.md (made by test/redos/routes.ts).
 
 import RE2 from 're2';
 
-/**
- * Inputs of at least this many characters go to RE2 (measured: V8 is faster below ~128 characters
- * on ordinary input, RE2 from ~128 on, and far faster once V8's linear fallback runs).
- */
+/** Inputs shorter than this run on V8 (measured: faster than RE2 per call on ordinary text). */
 export const RE2_MIN_INPUT = 128;
+/** Inputs this long or longer run on RE2. */
+export const V8_MAX_INPUT = 2048;
+/** Patterns this long or longer (after translation) run on RE2 from RE2_MIN_INPUT characters on. */
+export const LARGE_PATTERN = 1000;
+/** Milliseconds a request's regexes may run on V8 before its remaining calls go to RE2. */
+export const V8_BUDGET_MS = 10;
 
 export type Re2Regex = InstanceType<typeof RE2>;
 
@@ -50,7 +58,15 @@ export function routed(re: RegExp): RoutedRegex {
   return { re, big: typeof big === 'string' ? undefined : big };
 }
 
-/** The engine for `input`: RE2 for large inputs when it accepts the pattern, V8 otherwise. */
-export function engineFor(r: RoutedRegex, input: string): RegExp | Re2Regex {
-  return r.big !== undefined && input.length >= RE2_MIN_INPUT ? r.big : r.re;
+/**
+ * The engine for `input` (see the top of this file); `work` holds the milliseconds the request's
+ * regexes have run on V8 so far (the caller adds each V8 call's time).
+ */
+export function engineFor(r: RoutedRegex, input: string, work?: { v8RegexMs: number }): RegExp | Re2Regex {
+  if (r.big === undefined) return r.re;
+  const n = input.length;
+  const m = r.re.source.length;
+  if (n >= RE2_MIN_INPUT && (n >= V8_MAX_INPUT || m >= LARGE_PATTERN)) return r.big;
+  if (work && work.v8RegexMs > V8_BUDGET_MS) return r.big;
+  return r.re;
 }

@@ -2,19 +2,31 @@
 // (recheck's attacks on the CRS regexes, from testdata/redos-attacks.json, plus the inputs that made
 // rule 941160 quadratic) placed in every position a request carries — a header, a cookie, the query,
 // a url-encoded form, a multipart field, a JSON string, XML text — at the largest size the edge
-// proxy admits there: 16 KB of request head (node's limit) and EDGE_WAF_BODY_LIMIT (128 KB) of body.
+// proxy admits there, and split into as many small url-encoded arguments as fit (`args`: 100
+// characters each, up to SecArgumentsLimit, so that no single value is large): 16 KB of request head (node's limit) and EDGE_WAF_BODY_LIMIT (128 KB) of body.
 
 import { readFileSync } from 'node:fs';
 import type { WafRequest } from '../../src/index.ts';
 import { ATTACKS_FILE, type RedosEntry } from './attack-file.ts';
 
-export const POSITIONS = ['header', 'cookie', 'query', 'urlencoded', 'multipart', 'json', 'xml'] as const;
+export const POSITIONS = [
+  'header',
+  'cookie',
+  'query',
+  'urlencoded',
+  'args',
+  'multipart',
+  'json',
+  'xml',
+] as const;
 export type Position = (typeof POSITIONS)[number];
 
 /** Bytes of one header value or of the request target: node's 16 KB head minus the other headers. */
 export const HEAD_BYTES = 15_000;
 /** Bytes of body the edge proxy hands to the WAF (EDGE_WAF_BODY_LIMIT's default). */
 export const BODY_BYTES = 131_072;
+/** Arguments of one body (SecArgumentsLimit is 1000; past it the body is an error). */
+const MAX_ARGS = 999;
 
 export interface Attack {
   /** What the attack aims at: `941160` (rule ids) or a description. */
@@ -126,6 +138,17 @@ export function place(attack: Attack, position: Position, cap = Number.POSITIVE_
     case 'urlencoded': {
       const value = fit(attack, BODY - 2, encodeURIComponent);
       return at(value.length, post('application/x-www-form-urlencoded', `q=${value}`));
+    }
+    case 'args': {
+      const one = encodeURIComponent(attack.build(Math.min(100, cap)));
+      const fields: string[] = [];
+      let size = 0;
+      while (fields.length < MAX_ARGS && size + one.length + 8 < BODY) {
+        const field = `a${fields.length}=${one}`;
+        fields.push(field);
+        size += field.length + 1;
+      }
+      return at(size, post('application/x-www-form-urlencoded', fields.join('&')));
     }
     case 'multipart': {
       const head = '--xyzzy\r\nContent-Disposition: form-data; name="q"\r\n\r\n';
