@@ -4,7 +4,8 @@
 //   proxy; Cairn with the WAF off; Cairn with the new WAF at PL1 (the edge managed ruleset and the OWASP
 //   Core Ruleset at PL1 on the real CRS); nginx + ModSecurity v3 + the same CRS at PL1 (bench/waf-modsec.ts,
 //   Debian's packages, when installed); Cairn on the previous WAF (zone waf on: the managed and OWASP
-//   packages); and 1 worker against N (when `cairn serve` has CAIRN_WORKERS; see workersRow).
+//   packages); and 1 worker against N (`cairn serve` with CAIRN_WORKERS=1 and one per core, on PostgreSQL:
+//   bench/cairn-workers.ts).
 // Every server is one process on loopback (nginx with master_process off); autocannon runs here. Paired
 // rounds: each round measures every case once (in a rotated order), each ratio is taken within a round,
 // and the table prints medians over rounds, the ratios against the bare proxy and nginx + ModSecurity,
@@ -18,6 +19,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { workersRows } from './cairn-workers.ts';
 import { startChild } from './child.ts';
 import { latencyPercentiles, report } from './report.ts';
 import { ModsecServer, modsecAvailability } from './waf-modsec.ts';
@@ -158,15 +160,6 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
-/**
- * 1 worker against N (issue 16, point 2): `cairn serve` with CAIRN_WORKERS. HOOK — another change adds the
- * workers; until then this row says so. When it lands: start `cairn serve` twice on one PostgreSQL database
- * (CAIRN_WORKERS=1, then the default), with a zone on the origin, and measure both here with run().
- */
-function workersRow(): string {
-  return 'not measured: cairn serve has no CAIRN_WORKERS yet';
-}
-
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 5);
   const rounds = Number(process.argv[3] ?? 5);
@@ -210,7 +203,9 @@ async function main(): Promise<void> {
         samples.get(name)?.push(await run(c.url, c.host, seconds));
       }
     }
-    printTable(samples, { seconds, rounds, loadBefore, modsecMissing: missing });
+    // 1 worker against N: the real cairn serve with CAIRN_WORKERS (bench/cairn-workers.ts; PostgreSQL only)
+    const workers = await workersRows(originUrl, seconds, rounds, run);
+    printTable(samples, { seconds, rounds, loadBefore, modsecMissing: missing, workers });
   } finally {
     await modsec?.stop();
     for (const c of started) c.kill();
@@ -219,7 +214,13 @@ async function main(): Promise<void> {
 
 function printTable(
   samples: Map<string, Figure[]>,
-  run: { seconds: number; rounds: number; loadBefore: string; modsecMissing: string | undefined },
+  run: {
+    seconds: number;
+    rounds: number;
+    loadBefore: string;
+    modsecMissing: string | undefined;
+    workers: string[];
+  },
 ): void {
   const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
   const bare = samples.get('bare proxy') as Figure[];
@@ -262,7 +263,7 @@ function printTable(
       });
   }
   if (run.modsecMissing) console.log(`  nginx and nginx + ModSecurity: ${run.modsecMissing}`);
-  console.log(`  1 worker vs N workers: ${workersRow()}`);
+  for (const line of run.workers) console.log(`  1 worker vs N workers, cairn serve: ${line}`);
   const off = samples.get('cairn waf off') as Figure[];
   const fresh = samples.get('cairn new WAF PL1') as Figure[];
   console.log(
