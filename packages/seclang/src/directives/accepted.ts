@@ -5,8 +5,8 @@ import type { DirectiveDef } from './types.ts';
 const REASONS: Record<string, string> = {
   SecComponentSignature: 'informational only',
   SecPcreMatchLimit:
-    'replaced by the linear guarantee: every regex runs in time linear in its input (regex/linear.ts), so none is cut short and none fails open',
-  SecPcreMatchLimitRecursion: 'as SecPcreMatchLimit (the linear engine does not recurse)',
+    'replaced by the linear guarantee: every regex runs in time linear in its input (RE2 or V8, regex/re2.ts and regex/linear.ts), so none is cut short and none fails open',
+  SecPcreMatchLimitRecursion: 'as SecPcreMatchLimit (neither linear engine recurses)',
   SecUnicodeMapFile: 'urlDecodeUni keeps the low byte of %uHHHH and folds full-width ASCII',
   SecRequestBodyInMemoryLimit: 'bodies are always held in memory, within SecRequestBodyLimit',
   SecResponseBodyAccess: 'response phases are not run',
