@@ -7,6 +7,7 @@ import {
   placeHistory,
   reviewQueue,
   search,
+  searchQuery,
   suggestEdit,
   suggestFlag,
   suggestMerge,
@@ -21,7 +22,7 @@ const SUGGEST = { edit: suggestEdit, remove: suggestRemove, flag: suggestFlag, m
 export function placesBackend(places: Places): PlacemakersBackend {
   const deps = () => places.deps;
   return {
-    search: async (_auth, query) => (await search(deps(), query)).body,
+    search: async (_auth, query) => (await search(deps(), searchQuery(query))).body,
     place: (_auth, id) => placeDetails(deps(), id, {}),
     history: (auth, id) => placeHistory(deps(), auth, { fsq_place_id: id }),
     suggest: (auth, id, kind, params) => SUGGEST[kind](deps(), auth, { ...params, fsq_place_id: id }),

@@ -35,6 +35,7 @@ export { type ImportOptions, type ImportResult, importPlacesFile } from './impor
 export { placesMigrations } from './migrations.ts';
 export { type City, gazetteer } from './reference/cities.ts';
 export { ensureReferenceData } from './reference/reference.ts';
+export { searchQuery } from './routes/validation.ts';
 export { placeDetails } from './search/details.ts';
 export type { RawQuery } from './search/params.ts';
 export { type SearchAnswer, search } from './search/search.ts';

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchQuery } from '../src/routes/validation.ts';
 import { PREMIUM_FIELDS, PRO_FIELDS } from '../src/search/fields.ts';
+import { search } from '../src/search/search.ts';
 import { PLACE_COLUMNS, placeColumnsFor } from '../src/store/places-read.ts';
 import { allPlaces, haversine, localMinute, openAt, type Plain } from './brute-force.ts';
 import { callPlaces, nextPage, type PlacesFixture, startPlaces } from './helpers.ts';
@@ -411,6 +413,18 @@ describe('parameters checked by the route schemas', () => {
     );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.results).toHaveLength(5);
+  });
+
+  it('checks query text by the same schema for in-process callers (the place editor)', async () => {
+    const answer = await search(
+      f.places.deps,
+      searchQuery({ ll: `${PARIS.lat},${PARIS.lon}`, limit: '3', sort: 'distance' }),
+    );
+    expect(answer.body.results).toHaveLength(3);
+    expect(() => searchQuery({ limit: '1e1' })).toThrow(
+      'Invalid limit: "1e1" is not an integer from 1 to 50',
+    );
+    expect(() => searchQuery({ radius: 'far', ll: '1,1' })).toThrow('Invalid radius');
   });
 
   it('documents each parameter with its type, range, enum and pattern in /openapi.json', async () => {

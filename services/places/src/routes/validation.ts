@@ -2,8 +2,11 @@ import type { CairnError } from '@cairn/kit';
 import { Ajv, type AnySchemaObject, type ErrorObject } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import type { Static, TSchema } from 'typebox';
 import { invalidParameter } from '../errors.ts';
 import { unexpectedFieldsIn } from '../search/fields.ts';
+import type { RawQuery } from '../search/params.ts';
+import { SearchQuery, type SearchQueryValues } from './schemas.ts';
 
 /**
  * How the places API checks its inputs: the route schemas, by Ajv, with no second validator.
@@ -53,11 +56,10 @@ function enumMember(members: unknown[], text: string) {
   return members.find((m) => typeof m === 'string' && m.toUpperCase() === key);
 }
 
-/** Fastify's validator compiler for the places routes (set in the places plugin's scope). */
-export const placesValidatorCompiler: FastifySchemaCompiler<AnySchemaObject> = ({ schema, httpPart }) => {
+/** A validator of query text: plain forms converted, then the schema checked by Ajv. */
+function compileQuery(schema: AnySchemaObject): Validate {
   const validate = ajv.compile(schema);
   const properties = (schema.properties ?? {}) as Properties;
-  if (httpPart !== 'querystring') return validate;
   const validateQuery: Validate = (data) => {
     if (data !== null && typeof data === 'object')
       convertQueryText(data as Record<string, unknown>, properties);
@@ -66,7 +68,32 @@ export const placesValidatorCompiler: FastifySchemaCompiler<AnySchemaObject> = (
     return ok;
   };
   return validateQuery;
-};
+}
+
+/** Fastify's validator compiler for the places routes (set in the places plugin's scope). */
+export const placesValidatorCompiler: FastifySchemaCompiler<AnySchemaObject> = ({ schema, httpPart }) =>
+  httpPart === 'querystring' ? compileQuery(schema) : ajv.compile(schema);
+
+const inProcess = new WeakMap<object, Validate>();
+
+/**
+ * Query text checked by a route's schema exactly as over HTTP, for in-process callers that hold text (the
+ * place editor's search): the typed values, or the same 400 the route would answer.
+ */
+export function checkQuery<T extends TSchema>(schema: T, raw: RawQuery): Static<T> {
+  let validate = inProcess.get(schema);
+  if (!validate) {
+    validate = compileQuery(schema as unknown as AnySchemaObject);
+    inProcess.set(schema, validate);
+  }
+  const data: Record<string, unknown> = { ...raw };
+  if (!validate(data))
+    throw placesSchemaErrors(validate.errors as FastifySchemaValidationError[], 'querystring');
+  return data as Static<T>;
+}
+
+/** The search parameters from query text (see checkQuery). */
+export const searchQuery = (raw: RawQuery): SearchQueryValues => checkQuery(SearchQuery, raw);
 
 const quote = (value: unknown) => `"${String(value).slice(0, 40)}"`;
 
