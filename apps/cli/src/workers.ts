@@ -61,7 +61,12 @@ export function leaveCluster(): void {
 export const workerId = (): number | undefined => cluster.worker?.id;
 
 export interface Workers {
-  /** Resolves once each of the first `count` workers serves; rejects if one exits before it does. */
+  /**
+   * Resolves once one worker serves (the primary hands connections only to workers that listen, so the
+   * ports are served from then on); rejects if a worker of the first start exits before it serves.
+   */
+  first: Promise<WorkerReady>;
+  /** Resolves once each of the first `count` workers serves; rejects as `first` does. */
   ready: Promise<WorkerReady[]>;
   /** Workers started since, replacing ones that exited. */
   readonly restarts: number;
@@ -93,9 +98,16 @@ export function superviseWorkers(
   let first = true;
   const readies: WorkerReady[] = [];
   let settle: { resolve(r: WorkerReady[]): void; reject(e: Error): void } | undefined;
+  let settleFirst: { resolve(r: WorkerReady): void; reject(e: Error): void } | undefined;
   const ready = new Promise<WorkerReady[]>((resolve, reject) => {
     settle = { resolve, reject };
   });
+  const firstReady = new Promise<WorkerReady>((resolve, reject) => {
+    settleFirst = { resolve, reject };
+  });
+  // Whoever waits on one of them only: the other's rejection is not unhandled.
+  ready.catch(() => undefined);
+  firstReady.catch(() => undefined);
 
   const fork = () => {
     const worker = cluster.fork(options.env ?? {});
@@ -108,6 +120,7 @@ export function superviseWorkers(
       log.info({ worker: worker.id, workerPid: message.pid }, 'worker serving');
       if (!initial) return;
       readies.push({ address: message.address, proxyAddress: message.proxyAddress, pid: message.pid });
+      if (readies.length === 1) settleFirst?.resolve(readies[0] as WorkerReady);
       if (readies.length === count) {
         first = false;
         settle?.resolve(readies);
@@ -117,11 +130,14 @@ export function superviseWorkers(
       const started = live.get(worker) ?? 0;
       live.delete(worker);
       if (stopping) return;
-      if (initial && !served) {
-        // A worker of the first start could not start (a port in use, a bad setting): stop them all.
+      if (initial && !served && readies.length === 0) {
+        // No worker could start (a port in use, a bad setting): stop them all. (Once one serves, a worker
+        // that fails is replaced like any other.)
         stopping = true;
         for (const w of live.keys()) w.process.kill('SIGTERM');
-        settle?.reject(new Error(`worker ${worker.id} exited with ${signal ?? code} before it served`));
+        const error = new Error(`worker ${worker.id} exited with ${signal ?? code} before it served`);
+        settle?.reject(error);
+        settleFirst?.reject(error);
         return;
       }
       restarts++;
@@ -137,6 +153,7 @@ export function superviseWorkers(
   for (let i = 0; i < count; i++) fork();
 
   return {
+    first: firstReady,
     ready,
     get restarts() {
       return restarts;

@@ -11,7 +11,6 @@ import {
   isWorker,
   leaveCluster,
   superviseWorkers,
-  type WorkerReady,
   workerCount,
   workerId,
 } from '../workers.ts';
@@ -154,8 +153,8 @@ function workerModule(): ServiceModule {
 }
 
 /**
- * A worker: serves the API and the proxy on the ports the primary shares. The primary did the one-time
- * work (migrations, demo organization, places and zone) before forking; retention jobs that every
+ * A worker: serves the API and the proxy on the ports the primary shares. The primary does the one-time
+ * work (migrations before forking; demo organization, places and zone); retention jobs that every
  * process schedules run once across them (events: edge_jobs).
  */
 async function serveAsWorker(runtime: Runtime): Promise<number> {
@@ -174,23 +173,21 @@ async function serveAsWorker(runtime: Runtime): Promise<number> {
 }
 
 /**
- * The primary of `cairn serve` on PostgreSQL with CAIRN_WORKERS > 1: the one-time work, then the
- * workers, restarted when one exits unasked; on SIGTERM/SIGINT each drains and stops.
+ * The primary of `cairn serve` on PostgreSQL with CAIRN_WORKERS > 1: the workers (restarted when one
+ * exits unasked) and the one-time work; on SIGTERM/SIGINT each worker drains and stops.
  */
 async function servePrimary(runtime: Runtime, ctx: CommandContext, count: number): Promise<number> {
   const { config, log } = runtime.deps;
   runtime.edge.checkDashboardBuilt();
-  // Once, before the workers: the reference data and demo places, and the demo organization.
-  const places = await runtime.places.start({ seedDemo: true });
-  await runtime.places.stop();
-  const boot = await bootstrapDemo(runtime.identity.deps, config.bootstrapServiceKey);
   // Every listen on port 0 of one host would share one handle in a cluster: give the proxy its port now
   // (main did PORT's).
   const edgePort = config.edgePort === 0 ? await freePort(config.host) : config.edgePort;
+  // The migrations ran (openRuntime): fork now, and do the one-time work while the workers start.
   const workers = superviseWorkers(count, {
     log,
     env: { PORT: String(config.port), EDGE_PORT: String(edgePort), CAIRN_WORKERS: String(count) },
   });
+  const stopWorkers = () => workers.stop(config.shutdownDrainMs + config.shutdownGraceMs + 2_000);
   const stopped = new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {
@@ -200,20 +197,31 @@ async function servePrimary(runtime: Runtime, ctx: CommandContext, count: number
       }
       stopping = true;
       log.info({ signal, workers: workers.pids() }, 'shutting down: every worker drains and stops');
-      void workers.stop(config.shutdownDrainMs + config.shutdownGraceMs + 2_000).then(resolve);
+      void stopWorkers().then(resolve);
     };
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
   });
-  // A signal before every worker serves: stopped wins, and there is nothing to print.
-  const [first] = (await Promise.race([workers.ready, stopped.then(() => [])])) as WorkerReady[];
+  // Once, by the primary: the reference data and demo places, and the Demo organization.
+  let places: Awaited<ReturnType<Runtime['places']['start']>>;
+  let boot: Awaited<ReturnType<typeof bootstrapDemo>>;
+  try {
+    places = await runtime.places.start({ seedDemo: true });
+    await runtime.places.stop();
+    boot = await bootstrapDemo(runtime.identity.deps, config.bootstrapServiceKey);
+  } catch (error) {
+    await stopWorkers();
+    throw error;
+  }
+  // Print once one worker serves (the others join as they start); a signal before: nothing to print.
+  const first = await Promise.race([workers.first, stopped.then(() => undefined)]);
   if (!first) return 0;
   // The demo zone fronts this server's own places API, at the address the workers share.
   const edgeDemo = await bootstrapEdgeDemo(runtime.edge.deps, first.address);
   ctx.out.line(`Cairn is listening on ${first.address}, on PostgreSQL (DATABASE_URL)`);
   ctx.out.line(`The edge proxy (zones' WAF in front of their origins) is listening on ${first.proxyAddress}`);
   ctx.out.line(
-    `Serving on ${count} worker processes (CAIRN_WORKERS; default: one per core) sharing both ports; this primary process ${process.pid} restarts a worker that exits`,
+    `Serving on ${count} worker processes (CAIRN_WORKERS; default: one per core) sharing both ports, each taking connections once started; this primary process ${process.pid} restarts a worker that exits`,
   );
   ctx.out.line('Production mode: no sandbox controls (CAIRN_SANDBOX=1 adds them, on a new data directory)');
   printWelcome(ctx, config, {
