@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { report } from './report.ts';
 
 const CLI = fileURLToPath(new URL('../apps/cli/bin/cairn.js', import.meta.url));
 const EDGE_RULESET = 'efb7b8c949ac4650a09736fc376e9aee';
@@ -150,6 +151,14 @@ export async function workersRows(
         for (const k of order) samples[k].push((await run(servers[k].proxy, host, seconds)).rps);
       }
       const ratios = samples.many.map((v, i) => v / (samples.one[i] as number));
+      report({
+        bench: 'edge-proxy',
+        name: `cairn serve, ${label}, ${n} workers (against 1)`,
+        unit: 'req/s',
+        ours: median(samples.many),
+        peer: { name: 'cairn serve, 1 worker', value: median(samples.one) },
+        lowerIsBetter: false,
+      });
       lines.push(
         `${label}: 1 worker ${median(samples.one).toFixed(0)} req/s, ${n} workers ${median(samples.many).toFixed(0)} req/s, ` +
           `${median(ratios).toFixed(2)}× (paired rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
