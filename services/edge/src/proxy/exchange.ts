@@ -80,6 +80,11 @@ export class OriginExchange implements Dispatcher.DispatchHandler {
 
   onData(chunk: Buffer): boolean {
     if (this.res.write(chunk)) return true;
+    if (this.res.destroyed) {
+      // no 'drain' will come: stop the origin instead of waiting for one
+      this.clientClosed();
+      return false;
+    }
     this.res.once('drain', onClientDrain);
     return false;
   }

@@ -237,6 +237,9 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
     rayId: string,
     body: Buffer | AsyncIterable<Buffer> | IncomingMessage | undefined,
   ): void {
+    // a client gone while its request was routed (its 'close' came before the exchange listened): nothing
+    // is sent to the origin for it
+    if (res.destroyed) return;
     origins.pool(origin).dispatch(
       {
         path,
