@@ -7,7 +7,7 @@ export function startChild<T>(
   script: string,
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ info: T; kill(): void }> {
+): Promise<{ info: T; pid: number; kill(): void }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env,
@@ -17,7 +17,8 @@ export function startChild<T>(
     proc.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ info: JSON.parse(line) as T, kill: () => proc.kill('SIGTERM') });
+      if (line)
+        resolve({ info: JSON.parse(line) as T, pid: proc.pid as number, kill: () => proc.kill('SIGTERM') });
     });
     proc.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
   });

@@ -22,7 +22,7 @@ import autocannon from 'autocannon';
 import { workersRows } from './cairn-workers.ts';
 import { startChild } from './child.ts';
 import { latencyPercentiles, report } from './report.ts';
-import { ModsecServer, modsecAvailability } from './waf-modsec.ts';
+import { cpuMicros, ModsecServer, modsecAvailability } from './waf-modsec.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const BARE = fileURLToPath(new URL('./bare-proxy.ts', import.meta.url));
@@ -121,12 +121,14 @@ async function serveProxy(origin: string): Promise<void> {
   );
 }
 
-function child<T>(args: string[], script = SELF): Promise<{ info: T; kill(): void }> {
+function child<T>(args: string[], script = SELF): Promise<{ info: T; pid: number; kill(): void }> {
   return startChild<T>(script, args);
 }
 
 interface Figure {
   rps: number;
+  /** CPU µs per request of the process serving the case (the origin for direct), when its pid is given. */
+  cpu?: number;
   p50: number;
   p99: number;
   percentiles: Record<string, number>;
@@ -134,7 +136,8 @@ interface Figure {
 
 const CONNECTIONS = 16;
 
-async function run(url: string, host: string, seconds: number): Promise<Figure> {
+async function run(url: string, host: string, seconds: number, pid?: number): Promise<Figure> {
+  const cpuBefore = pid === undefined ? 0 : cpuMicros(pid);
   const result = await autocannon({
     url: `${url}${PATH}`,
     headers: { ...BROWSER, host },
@@ -148,6 +151,7 @@ async function run(url: string, host: string, seconds: number): Promise<Figure> 
     );
   return {
     rps: result.requests.average,
+    ...(pid === undefined ? {} : { cpu: (cpuMicros(pid) - cpuBefore) / result.requests.total }),
     p50: result.latency.p50,
     p99: result.latency.p99,
     percentiles: latencyPercentiles(result),
@@ -180,16 +184,23 @@ async function main(): Promise<void> {
     if (!missing) modsec = await ModsecServer.start(1, { backendPort: origin.info.port });
     const proxyUrl = `http://127.0.0.1:${proxy.info.port}`;
     const host = proxy.info.hosts.off;
-    const cases: Record<string, { url: string; host: string }> = {
-      direct: { url: originUrl, host },
-      'bare proxy': { url: `http://127.0.0.1:${bare.info.port}`, host },
-      ...(modsec ? { 'nginx proxy': { url: `http://127.0.0.1:${modsec.proxyPort}`, host } } : {}),
-      'cairn waf off': { url: proxyUrl, host },
-      'cairn new WAF PL1': { url: proxyUrl, host: proxy.info.hosts.new },
+    const nginx = modsec?.pid as number;
+    const cases: Record<string, { url: string; host: string; pid: number }> = {
+      direct: { url: originUrl, host, pid: origin.pid },
+      'bare proxy': { url: `http://127.0.0.1:${bare.info.port}`, host, pid: bare.pid },
+      ...(modsec ? { 'nginx proxy': { url: `http://127.0.0.1:${modsec.proxyPort}`, host, pid: nginx } } : {}),
+      'cairn waf off': { url: proxyUrl, host, pid: proxy.pid },
+      'cairn new WAF PL1': { url: proxyUrl, host: proxy.info.hosts.new, pid: proxy.pid },
       ...(modsec
-        ? { 'nginx+ModSec PL1': { url: `http://127.0.0.1:${modsec.wafPort}`, host: proxy.info.hosts.new } }
+        ? {
+            'nginx+ModSec PL1': {
+              url: `http://127.0.0.1:${modsec.wafPort}`,
+              host: proxy.info.hosts.new,
+              pid: nginx,
+            },
+          }
         : {}),
-      'cairn previous WAF': { url: proxyUrl, host: proxy.info.hosts.legacy },
+      'cairn previous WAF': { url: proxyUrl, host: proxy.info.hosts.legacy, pid: proxy.pid },
     };
     const names = Object.keys(cases);
     const samples = new Map<string, Figure[]>(names.map((n) => [n, []]));
@@ -199,8 +210,8 @@ async function main(): Promise<void> {
       // rotated order: no case always runs first (or right after the heaviest one)
       for (let i = 0; i < names.length; i++) {
         const name = names[(i + round) % names.length] as string;
-        const c = cases[name] as { url: string; host: string };
-        samples.get(name)?.push(await run(c.url, c.host, seconds));
+        const c = cases[name] as { url: string; host: string; pid: number };
+        samples.get(name)?.push(await run(c.url, c.host, seconds, c.pid));
       }
     }
     // 1 worker against N: the real cairn serve with CAIRN_WORKERS (bench/cairn-workers.ts; PostgreSQL only)
@@ -232,15 +243,21 @@ function printTable(
     `edge proxy benchmark (Cairn on ${engine}): benign browser GET, 1 KB answer, ${CONNECTIONS} connections, ` +
       `${run.rounds} paired rounds × ${run.seconds} s, medians; every server one process`,
   );
+  /** The median CPU µs per request of the process serving the case (its share of the machine aside). */
+  const cpu = (list: Figure[]) => median(list.map((s) => s.cpu ?? Number.NaN));
   console.log(
-    `  ${'case'.padEnd(20)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  ${'× bare'.padStart(7)}  ${'× nginx+ModSec'.padStart(14)}`,
+    `  ${'case'.padEnd(20)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  ${'× bare'.padStart(7)}  ${'× nginx+ModSec'.padStart(14)}  ${'CPU µs/req'.padStart(10)}`,
   );
   for (const [name, list] of samples) {
     const rps = median(list.map((s) => s.rps));
     console.log(
       `  ${name.padEnd(20)} ${rps.toFixed(0).padStart(7)} ${String(median(list.map((s) => s.p50))).padStart(7)} ${String(
         median(list.map((s) => s.p99)),
-      ).padStart(7)}  ${ratio(list, bare).padStart(7)}  ${(modsec ? ratio(list, modsec) : '-').padStart(14)}`,
+      ).padStart(
+        7,
+      )}  ${ratio(list, bare).padStart(7)}  ${(modsec ? ratio(list, modsec) : '-').padStart(14)}  ${cpu(list)
+        .toFixed(0)
+        .padStart(10)}`,
     );
     report({ kind: 'latency', bench: 'edge-proxy', name, percentiles: (list.at(-1) as Figure).percentiles });
     if (name !== 'bare proxy')
@@ -270,6 +287,29 @@ function printTable(
     `  targets: WAF off ≥ 0.90× bare: ${ratio(off, bare)}×` +
       (modsec ? `; new WAF PL1 ≥ 6× nginx + ModSecurity PL1: ${ratio(fresh, modsec)}×` : ''),
   );
+  // CPU per request is what a loaded machine distorts least (throughput also depends on each process's
+  // share of the cores); "CPU µs/req" is the serving process's utime + stime over the requests it served
+  console.log(
+    `  CPU per request: WAF off ${(cpu(off) / cpu(bare)).toFixed(2)}× the bare proxy's` +
+      (modsec ? `; nginx + ModSecurity PL1 ${(cpu(modsec) / cpu(fresh)).toFixed(2)}× the new WAF PL1's` : ''),
+  );
+  report({
+    bench: 'edge-proxy',
+    name: 'cairn waf off, CPU per request',
+    unit: 'CPU µs per request',
+    ours: cpu(off),
+    peer: { name: 'bare node:http + undici proxy', value: cpu(bare) },
+    lowerIsBetter: true,
+  });
+  if (modsec)
+    report({
+      bench: 'edge-proxy',
+      name: 'cairn new WAF PL1, CPU per request',
+      unit: 'CPU µs per request',
+      ours: cpu(fresh),
+      peer: { name: 'nginx + ModSecurity v3 + CRS PL1', value: cpu(modsec) },
+      lowerIsBetter: true,
+    });
   console.log(
     `command: npx tsx bench/edge-proxy.ts ${run.seconds} ${run.rounds}; ${cpus().length} cores, load average ` +
       `${run.loadBefore} before, ${load()} after`,

@@ -54,6 +54,11 @@ function freePort(): Promise<number> {
   });
 }
 
+/** CPU time (user + system) a process has used so far, in µs (clock-tick resolution: 10 ms). */
+export function cpuMicros(pid: number): number {
+  return cpuTicks(pid) * TICK_US;
+}
+
 function cpuTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // fields after the parenthesised command name; utime and stime are fields 14 and 15
@@ -200,6 +205,11 @@ http {
       throw new Error(`${(err as Error).message}\n${log.split('\n').slice(-5).join('\n')}`);
     }
     return server;
+  }
+
+  /** The nginx process (ModSecurity's server and the plain proxy both run in it). */
+  get pid(): number {
+    return this.child.pid as number;
   }
 
   /** Sends `req` until the nginx process has used about `cpuSeconds` of CPU (at least `min` times). */
