@@ -9,7 +9,12 @@ import { runCli, startServe } from './run-cli.ts';
 // On the embedded database one process serves, and says so.
 
 const dirs = tempDirs('cairn-workers');
-afterAll(() => dirs.removeAll());
+/** Servers started here: killed at the end even when a test times out mid-way (its finally never runs). */
+const started: { kill(signal: NodeJS.Signals): boolean }[] = [];
+afterAll(() => {
+  for (const child of started) child.kill('SIGKILL');
+  dirs.removeAll();
+});
 
 interface Answer {
   status: number;
@@ -66,6 +71,7 @@ describe.skipIf(!testDatabaseUrl())('cairn serve with CAIRN_WORKERS on PostgreSQ
     const db = await createTestDb([]);
     const env = { DATABASE_URL: db.url, CAIRN_WORKERS: '2', PLACES_DEMO_COUNT: '0', LOG_LEVEL: 'info' };
     const server = await startServe(env);
+    started.push(server.child);
     try {
       expect(server.output()).toMatch(/Serving on 2 worker processes/);
       const proxy = /proxy .* is listening on (http:\/\/[\d.]+:\d+)/.exec(server.output())?.[1] as string;
@@ -142,6 +148,7 @@ describe('cairn serve with CAIRN_WORKERS on the embedded database', () => {
       PLACES_DEMO_COUNT: '0',
       CAIRN_WORKERS: '2',
     });
+    started.push(server.child);
     try {
       expect(server.output()).toMatch(
         /CAIRN_WORKERS is ignored on the embedded database: one process holds it/,
