@@ -248,6 +248,18 @@ describe('fields, details, cursors', () => {
     expect(missing.body.message).toMatch(/000000000000000000000000/);
   });
 
+  it("points placemaker_url at this Cairn's place editor (CAIRN_PUBLIC_URL), not at the upstream service", async () => {
+    const place = all[0]!;
+    const editor = `${f.deps.config.publicUrl}/placemakers/place/${place.id}`;
+    const details = await callPlaces(f, `/places/${place.id}?fields=placemaker_url`);
+    expect(details.body).toEqual({ placemaker_url: editor });
+    const found = await callPlaces(
+      f,
+      `/places/search?ll=${place.lat},${place.lon}&radius=50&fields=fsq_place_id,placemaker_url`,
+    );
+    expect(found.body.results).toContainEqual({ fsq_place_id: place.id, placemaker_url: editor });
+  });
+
   it('answers 400 naming the parameter for text PostgreSQL cannot store (NUL, invalid UTF-8), never 500', async () => {
     const id = all[0]!.id;
     for (const [method, path, parameter] of [

@@ -147,10 +147,8 @@ export async function reviewQueue(
       const place = first.fsq_place_id ? places.get(first.fsq_place_id) : undefined;
       const proposed = (field: string) => first.changes.find((c) => c.field === field)?.to;
       const location = place
-        ? ((renderPlace(place, { reference, fields: new Set(['location']), now }).location as Record<
-            string,
-            unknown
-          >) ?? {})
+        ? ((renderPlace(place, { reference, fields: new Set(['location']), now, publicUrl: deps.publicUrl })
+            .location as Record<string, unknown>) ?? {})
         : Object.fromEntries(
             ['address', 'locality', 'region', 'postcode', 'country']
               .map((f) => [f, proposed(f)] as const)

@@ -34,7 +34,7 @@ export async function autocomplete(deps: PlacesDeps, query: AutocompleteQueryVal
         type: 'place',
         text: { primary: row.name, secondary, highlight: highlight(row.name, text) },
         link: `/places/${row.fsq_place_id}`,
-        place: renderPlace(row, { reference, fields, now }),
+        place: renderPlace(row, { reference, fields, now, publicUrl: deps.publicUrl }),
       });
     }
   }

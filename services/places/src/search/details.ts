@@ -18,6 +18,7 @@ export async function placeDetails(
     reference: deps.reference(),
     fields,
     now: deps.clock.now(),
+    publicUrl: deps.publicUrl,
     ...(query.tel_format ? { telFormat: query.tel_format } : {}),
   });
 }

@@ -66,7 +66,12 @@ export async function matchPlace(deps: PlacesDeps, query: MatchQueryValues) {
   }
   if (!best || best.score < MATCH_THRESHOLD) throw matchNotFound();
   return {
-    place: renderPlace(best.row, { reference: deps.reference(), fields, now: deps.clock.now() }),
+    place: renderPlace(best.row, {
+      reference: deps.reference(),
+      fields,
+      now: deps.clock.now(),
+      publicUrl: deps.publicUrl,
+    }),
     match_score: Math.round(best.score * 1000) / 1000,
   };
 }

@@ -10,8 +10,14 @@ export interface RenderContext {
   reference: Reference;
   fields: ReadonlySet<FieldName>;
   now: Date;
+  /** This Cairn's public address (CAIRN_PUBLIC_URL): `placemaker_url` points at its editor. */
+  publicUrl: string;
   telFormat?: 'NATIONAL' | 'E164';
 }
+
+/** The place in this Cairn's editor (the dataset's own column keeps the upstream address, for export). */
+export const placeEditorUrl = (publicUrl: string, id: string) =>
+  `${publicUrl}/placemakers/place/${encodeURIComponent(id)}`;
 
 /** Preset icons are Maki or Temaki names; both sets are published on npm and served by public CDNs. */
 function icon(name: string | null): { prefix: string; suffix: string } | undefined {
@@ -118,7 +124,7 @@ export function renderPlace(row: PlaceRow, ctx: RenderContext): Record<string, u
   put('date_closed', () => row.date_closed);
   put('date_created', () => row.date_created);
   put('date_refreshed', () => row.date_refreshed);
-  put('placemaker_url', () => row.placemaker_url);
+  put('placemaker_url', () => placeEditorUrl(ctx.publicUrl, row.fsq_place_id));
   put('unresolved_flags', () => row.unresolved_flags);
   put('description', () => row.description);
   put('price', () => row.price);

@@ -97,6 +97,7 @@ export async function search(deps: PlacesDeps, query: SearchQueryValues): Promis
           reference,
           fields: params.fields,
           now,
+          publicUrl: deps.publicUrl,
           ...(params.telFormat ? { telFormat: params.telFormat } : {}),
         }),
       ),
