@@ -155,6 +155,8 @@ defaults
   timeout server 60s
   timeout http-request 10s
   timeout queue 10s
+  # Without it a check's timeout is 'inter' (300 ms): a loaded host answering /readyz slower is taken out.
+  timeout check 3s
   retries 3
   option redispatch 1
   option http-server-close
