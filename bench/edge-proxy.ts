@@ -145,9 +145,15 @@ async function run(url: string, host: string, seconds: number, pid?: number): Pr
     duration: seconds,
     pipelining: 1,
   });
-  if (result.non2xx > 0 || result.errors > 0)
+  // Every answer must be a 200. A request autocannon gave up on (its 10 s timeout: a process starved on a
+  // loaded machine) is said, not fatal, unless more than one in 10,000 are.
+  if (result.non2xx > 0 || result.errors > result.requests.total / 10_000)
     throw new Error(
       `${url} (${host}): ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`,
+    );
+  if (result.errors > 0)
+    console.error(
+      `${url} (${host}): ${result.errors} errors (timeouts) in ${result.requests.total} requests`,
     );
   return {
     rps: result.requests.average,

@@ -50,8 +50,8 @@ const BENCHMARKS: Benchmark[] = [
   {
     name: 'edge-proxy',
     file: 'edge-proxy.ts',
-    what: 'the edge data plane: a browser GET through the proxy with the WAF off, the new WAF, the previous WAF',
-    peer: 'the same request straight to the origin',
+    what: 'the edge data plane: a browser GET through the proxy with the WAF off, the new WAF PL1, the previous WAF',
+    peer: 'a bare node:http + undici proxy, and nginx + ModSecurity v3 + the same CRS at PL1 (when installed)',
     quick: { args: ['2', '3'] },
     full: { args: [] },
   },
