@@ -11,7 +11,13 @@ let f: ProxyFixture;
 const zones: Zone[] = [];
 
 beforeAll(async () => {
-  f = await startProxyFixture({ EDGE_WAF_TIME_BUDGET_MS: '5000', EDGE_ORIGIN_TIMEOUT_MS: '5000' });
+  // Like go-ftw reading every line of a server's log, the runner needs an event row for every request:
+  // sampling (past EDGE_EVENTS_SAMPLE_AFTER requests a second per zone) is turned off here.
+  f = await startProxyFixture({
+    EDGE_WAF_TIME_BUDGET_MS: '5000',
+    EDGE_ORIGIN_TIMEOUT_MS: '5000',
+    EDGE_EVENTS_SAMPLE_AFTER: '1000000',
+  });
   for (const host of [ZONE_HOST, ...OTHER_HOSTS]) zones.push(await f.zone(host, 'enterprise', 'complete'));
 }, 60_000);
 afterAll(() => f?.close());
