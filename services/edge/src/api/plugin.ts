@@ -14,12 +14,19 @@ import { pageRuleRoutes } from './page-rules/routes.ts';
 import type { EdgeRoute } from './route.ts';
 import { rulesetRoutes } from './rulesets/routes.ts';
 import { answerInEnvelope } from './server-errors.ts';
-import { compileEdgeSchema } from './validation.ts';
+import { compileOnFirstUse } from './validation.ts';
 import { wafLegacyRoutes } from './waf-legacy/routes.ts';
 import { activationRoutes } from './zones/activation-routes.ts';
 import { zoneRoutes } from './zones/routes.ts';
 
 export const EDGE_API_PREFIX = '/client/v4';
+
+/** Path parameters are text: a params schema that asks nothing more of them has nothing to check. */
+const onlyText = (schema: object) =>
+  Object.values((schema as { properties?: Record<string, object> }).properties ?? {}).every((p) =>
+    Object.keys(p).every((k) => k === 'type' || k === 'description'),
+  );
+const acceptText = () => true;
 
 export const edgeRoutes: readonly EdgeRoute[] = [
   ...accountRoutes,
@@ -55,7 +62,9 @@ export function edgeApi(deps: EdgeDeps) {
         details: { edgeCode: EDGE_CODES.noRoute },
       });
     });
-    app.setValidatorCompiler(({ schema }) => compileEdgeSchema(schema));
+    app.setValidatorCompiler(({ schema, httpPart }) =>
+      httpPart === 'params' && onlyText(schema) ? acceptText : compileOnFirstUse(schema),
+    );
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, bytes, done) => {

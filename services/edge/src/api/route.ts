@@ -113,11 +113,12 @@ export function route<S extends QuerySpec, B extends TSchema | undefined = undef
         schemaErrorFormatter: () => new EdgeValidationError('invalid request'),
         ...(def.query
           ? {
-              preValidation: async function edgeQueryValues(request: FastifyRequest) {
+              preValidation(request: FastifyRequest, _reply: unknown, done: () => void) {
                 request.query = queryValues(
                   request.query as Record<string, string | string[] | undefined>,
                   queryProperties,
                 );
+                done();
               },
             }
           : {}),
