@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { runCommand } from '../../../apps/cli/src/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../../../apps/cli/src/index.ts';
 import { hclString } from '../src/api/migration/iac/hcl.ts';
 import { exportTerraform, findZone, MANAGED_PACKAGE_ID, renderTerraform } from '../src/index.ts';
 import { call, type EdgeFixture, startEdge } from './helpers.ts';

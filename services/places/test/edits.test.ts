@@ -1,6 +1,6 @@
-import { runCommand } from '../../../apps/cli/src/index.ts';
 import { createOrganization, createServiceKey } from '@cairn/identity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../../../apps/cli/src/index.ts';
 import {
   contributorAccuracy,
   createPlaces,
