@@ -71,5 +71,8 @@ describe('PCRE → JS translation', () => {
   it('names the problem for constructs JS cannot express', () => {
     expect(() => compilePcre('a\\Kb')).toThrow(/unsupported PCRE escape/);
     expect(() => compilePcre('(?|a)')).toThrow(/unsupported group/);
+    // An unterminated comment restarted the scan at the pattern's start: a loop that never ended.
+    expect(() => compilePcre('a(?#b')).toThrow(/unterminated comment/);
+    expect(compilePcre('a(?#b)c').test('ac')).toBe(true);
   });
 });

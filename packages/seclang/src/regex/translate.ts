@@ -179,156 +179,177 @@ function globalCaseless(p: string): { caseless: boolean; prefix: string; body: s
 
 const BACKREFERENCE = /\\[1-9]|\\k</;
 
+/** PCRE escapes whose JavaScript spelling differs; any other escape is written as it is. */
+const ESCAPES: Record<string, string> = {
+  s: `[${SPACE_CHARS}]`,
+  S: `[^${SPACE_CHARS}]`,
+  z: '$',
+  Z: '(?=\\n?$)',
+  A: '^',
+  h: '[\\t \\xa0]',
+  e: '\\x1b',
+  a: '\\x07',
+};
+
+const UNSUPPORTED_ESCAPES = new Set(['G', 'K', 'R', 'X', 'C']);
+
+/** Inline flags that change case-insensitivity for the rest of the enclosing group. */
+const CASE_SWITCHES: readonly [string, boolean][] = [
+  ['(?i)', true],
+  ['(?-i)', false],
+];
+
+/** Group openers and what each becomes; `ci` says how the group's case-insensitivity changes. */
+const GROUP_OPENERS: readonly { pcre: string; js: string; ci?: boolean }[] = [
+  { pcre: '(?i:', js: '(?:', ci: true },
+  { pcre: '(?-i:', js: '(?:', ci: false },
+  { pcre: '(?>', js: '(?:' }, // atomic → plain group
+  { pcre: '(?P<', js: '(?<' },
+];
+
+/**
+ * One pass over a PCRE pattern, writing its JavaScript form: each construct is a step that reads
+ * from `i` and appends to `out`. `ci` is whether letters are expanded to `[xX]` at this point.
+ */
+class PcreTranslation {
+  out: string;
+  i = 0;
+  ci: boolean;
+  private readonly stack: boolean[] = [];
+
+  constructor(
+    private readonly p: string,
+    prefix: string,
+    ci: boolean,
+    private readonly useFlag: boolean,
+  ) {
+    this.out = prefix;
+    this.ci = ci;
+  }
+
+  run(): string {
+    const { p } = this;
+    while (this.i < p.length) {
+      const c = p[this.i]!;
+      if (c === '\\') this.escape();
+      else if (c === '[') this.characterClass();
+      else if (c === '(') this.openGroup();
+      else if (c === ')') this.closeGroup();
+      else if (c === '*' || c === '+' || c === '?') this.quantifier(c);
+      else if (c === '{') this.countedRepeat();
+      else this.literal(c);
+    }
+    return this.out;
+  }
+
+  private letter(ch: string, plain: string): string {
+    return this.ci && isLetter(ch) ? `[${ch}${otherCase(ch)}]` : plain;
+  }
+
+  private escape(): void {
+    const { p, i } = this;
+    const n = p[i + 1];
+    if (n === undefined) throw new RuleCompileError('pattern ends with a backslash');
+    if (n === 'x') {
+      const [code, next] = readHex(p, i);
+      const ch = String.fromCharCode(code);
+      this.out += this.letter(ch, hexEscape(code));
+      this.i = next;
+      return;
+    }
+    if (n === 'Q') {
+      const end = p.indexOf('\\E', i + 2);
+      for (const ch of p.slice(i + 2, end < 0 ? p.length : end))
+        this.out += this.letter(ch, escapeLiteral(ch));
+      this.i = end < 0 ? p.length : end + 2;
+      return;
+    }
+    if (UNSUPPORTED_ESCAPES.has(n)) throw new RuleCompileError(`unsupported PCRE escape \\${n}`);
+    this.out += ESCAPES[n] ?? `\\${n}`;
+    this.i += 2;
+  }
+
+  private characterClass(): void {
+    const [cls, next] = translateClass(this.p, this.i, this.ci);
+    this.out += cls;
+    this.i = next;
+  }
+
+  private openGroup(): void {
+    const { p, i } = this;
+    for (const [flag, on] of CASE_SWITCHES) {
+      if (p.startsWith(flag, i)) {
+        this.ci = on && !this.useFlag;
+        this.i += flag.length;
+        return;
+      }
+    }
+    if (p.startsWith('(?s)', i)) {
+      this.i += 4;
+      return;
+    }
+    if (p.startsWith('(?#', i)) {
+      const end = p.indexOf(')', i);
+      if (end < 0) throw new RuleCompileError('unterminated comment (?#');
+      this.i = end + 1;
+      return;
+    }
+    this.stack.push(this.ci);
+    const opener = GROUP_OPENERS.find((g) => p.startsWith(g.pcre, i));
+    if (opener) {
+      if (opener.ci !== undefined) this.ci = opener.ci && !this.useFlag;
+      this.out += opener.js;
+      this.i += opener.pcre.length;
+      return;
+    }
+    if (p[i + 1] === '?' && !/[:=!<]/.test(p[i + 2] ?? '')) {
+      throw new RuleCompileError(`unsupported group syntax ${p.slice(i, i + 4)}`);
+    }
+    this.out += '(';
+    this.i++;
+  }
+
+  private closeGroup(): void {
+    this.ci = this.stack.pop() ?? false;
+    this.out += ')';
+    this.i++;
+  }
+
+  /** `*`, `+`, `?`; a possessive `+` after one becomes greedy. */
+  private quantifier(c: string): void {
+    this.out += c;
+    this.i++;
+    if (this.p[this.i] === '+') this.i++;
+  }
+
+  /** `{m}`, `{m,}`, `{m,n}` (possessive → greedy); any other `{` is a literal brace. */
+  private countedRepeat(): void {
+    const m = /^\{\d+(?:,\d*)?\}/.exec(this.p.slice(this.i, this.i + 24));
+    if (!m) {
+      this.out += '\\{';
+      this.i++;
+      return;
+    }
+    this.out += m[0];
+    this.i += m[0].length;
+    if (this.p[this.i] === '+') this.i++;
+  }
+
+  private literal(c: string): void {
+    this.out += this.letter(c, c);
+    this.i++;
+  }
+}
+
 /**
  * Translates `pattern`; `caseless` makes the whole pattern case-insensitive (as `(?i)` would).
  */
 export function translatePcre(pattern: string, caseless = false): TranslatedRegex {
   const global = globalCaseless(pattern);
-  const p = global.body;
   // A backreference compares case-insensitively only under the i flag.
   const useFlag = (caseless || global.caseless) && BACKREFERENCE.test(pattern);
-  let out = global.prefix;
-  let ci = (caseless || global.caseless) && !useFlag;
-  const stack: boolean[] = [];
-  let i = 0;
-  const expand = (): boolean => ci;
-  while (i < p.length) {
-    const c = p[i]!;
-    if (c === '\\') {
-      const n = p[i + 1];
-      if (n === undefined) throw new RuleCompileError('pattern ends with a backslash');
-      switch (n) {
-        case 's':
-          out += `[${SPACE_CHARS}]`;
-          break;
-        case 'S':
-          out += `[^${SPACE_CHARS}]`;
-          break;
-        case 'z':
-          out += '$';
-          break;
-        case 'Z':
-          out += '(?=\\n?$)';
-          break;
-        case 'A':
-          out += '^';
-          break;
-        case 'h':
-          out += '[\\t \\xa0]';
-          break;
-        case 'e':
-          out += '\\x1b';
-          break;
-        case 'a':
-          out += '\\x07';
-          break;
-        case 'x': {
-          const [code, next] = readHex(p, i);
-          const ch = String.fromCharCode(code);
-          out += expand() && isLetter(ch) ? `[${ch}${otherCase(ch)}]` : hexEscape(code);
-          i = next;
-          continue;
-        }
-        case 'Q': {
-          const end = p.indexOf('\\E', i + 2);
-          const lit = p.slice(i + 2, end < 0 ? p.length : end);
-          for (const ch of lit)
-            out += expand() && isLetter(ch) ? `[${ch}${otherCase(ch)}]` : escapeLiteral(ch);
-          i = end < 0 ? p.length : end + 2;
-          continue;
-        }
-        case 'G':
-        case 'K':
-        case 'R':
-        case 'X':
-        case 'C':
-          throw new RuleCompileError(`unsupported PCRE escape \\${n}`);
-        default:
-          out += `\\${n}`;
-      }
-      i += 2;
-      continue;
-    }
-    if (c === '[') {
-      const [cls, next] = translateClass(p, i, expand());
-      out += cls;
-      i = next;
-      continue;
-    }
-    if (c === '(') {
-      if (p.startsWith('(?i)', i)) {
-        ci = !useFlag;
-        i += 4;
-        continue;
-      }
-      if (p.startsWith('(?-i)', i)) {
-        ci = false;
-        i += 5;
-        continue;
-      }
-      if (p.startsWith('(?s)', i)) {
-        i += 4;
-        continue;
-      }
-      if (p.startsWith('(?#', i)) {
-        i = p.indexOf(')', i) + 1;
-        continue;
-      }
-      stack.push(ci);
-      if (p.startsWith('(?i:', i)) {
-        ci = !useFlag;
-        out += '(?:';
-        i += 4;
-      } else if (p.startsWith('(?-i:', i)) {
-        ci = false;
-        out += '(?:';
-        i += 5;
-      } else if (p.startsWith('(?>', i)) {
-        out += '(?:';
-        i += 3;
-      } else if (p.startsWith('(?P<', i)) {
-        out += '(?<';
-        i += 4;
-      } else if (p[i + 1] === '?' && !/[:=!<]/.test(p[i + 2] ?? '')) {
-        throw new RuleCompileError(`unsupported group syntax ${p.slice(i, i + 4)}`);
-      } else {
-        out += '(';
-        i++;
-      }
-      continue;
-    }
-    if (c === ')') {
-      ci = stack.pop() ?? false;
-      out += ')';
-      i++;
-      continue;
-    }
-    if (c === '*' || c === '+' || c === '?') {
-      out += c;
-      i++;
-      if (p[i] === '+') i++; // possessive → greedy
-      continue;
-    }
-    if (c === '{') {
-      const m = /^\{\d+(?:,\d*)?\}/.exec(p.slice(i, i + 24));
-      if (m) {
-        out += m[0];
-        i += m[0].length;
-        if (p[i] === '+') i++;
-        continue;
-      }
-      out += '\\{';
-      i++;
-      continue;
-    }
-    if (expand() && isLetter(c)) {
-      out += `[${c}${otherCase(c)}]`;
-      i++;
-      continue;
-    }
-    out += c;
-    i++;
-  }
+  const ci = (caseless || global.caseless) && !useFlag;
+  const out = new PcreTranslation(global.body, global.prefix, ci, useFlag).run();
   return { source: dropLeadingLazy(splitLargeRepeats(out)), flags: useFlag ? 'is' : 's' };
 }
 
