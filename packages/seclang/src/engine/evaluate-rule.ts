@@ -75,71 +75,102 @@ function matchEachStep(
   return matched;
 }
 
+type TargetPlan = Parameters<typeof targetName>[0];
+type Removals = ReturnType<typeof removalsFor>;
+type ChainPath = ReturnType<typeof chainPath> | undefined;
+
+/** A plain TX:key (or &TX:key) under a link without transformations or prefilter, read directly. */
+function matchTxKey(tx: Transaction, link: Rule, plan: TargetPlan, txKey: string): boolean {
+  const value = tx.tx.get(txKey);
+  const count = plan.count;
+  if (value === undefined && !count) return false;
+  const v = count ? (value === undefined ? '0' : '1') : value!;
+  if (link.operator(tx, v) === link.negated) return false;
+  onMatch(tx, link, count ? plan.name : plan.txName, v);
+  return true;
+}
+
+const NO_MATCH = 0;
+const MATCHED = 1;
+/** The time budget ran out before a large value: the whole rule stops, unmatched. */
+const OUT_OF_BUDGET = 2;
+
+/**
+ * The link over one target's values. With `early` (a prefilter and no negation), what the
+ * transformations can make of the raw classes rules out the whole target, or a value, before
+ * anything is transformed (`steps`, the transfer of the whole chain, also covers the intermediate
+ * values multiMatch tries along `path`).
+ */
+function matchTarget(
+  tx: Transaction,
+  link: Rule,
+  plan: TargetPlan,
+  removals: Removals,
+  early: boolean,
+  steps: Int32Array,
+  path: ChainPath,
+): number {
+  const tv = targetValues(tx, plan, removals);
+  const recs = tv.recs;
+  if (recs.length === 0) return NO_MATCH;
+  const pre = link.prefilter!;
+  const chain = link.transform;
+  if (early) {
+    if (!tv.hasBits) setUnionBits(tv);
+    if (!mayPass(pre, chain, steps, tv.lo, tv.hi)) return NO_MATCH;
+  }
+  let result = NO_MATCH;
+  for (let i = 0; i < recs.length; i++) {
+    const raw = recs[i]!;
+    if (spentBefore(tx, raw.s)) return OUT_OF_BUDGET;
+    if (early) {
+      if (!raw.hasBits) setClassBits(raw);
+      if (!mayPass(pre, chain, steps, raw.lo, raw.hi)) continue;
+    }
+    if (link.multiMatch) {
+      if (matchEachStep(tx, link, raw, path, plan, tv.keys[i]!)) result = MATCHED;
+      continue;
+    }
+    // Inline, not a call per value: this is the innermost loop of the engine.
+    const rec = chain === undefined ? raw : applyChain(chain, raw);
+    let hit: boolean;
+    if (link.prefilter === undefined) hit = link.operator(tx, rec.s);
+    else {
+      if (!rec.hasBits) setClassBits(rec);
+      hit = passes(pre, rec.lo, rec.hi) && link.operator(tx, rec.s);
+    }
+    if (hit !== link.negated) {
+      result = MATCHED;
+      onMatch(tx, link, targetName(plan, tv.keys[i]!), rec.s);
+    }
+  }
+  return result;
+}
+
 function evaluateLink(tx: Transaction, link: Rule, starter: Rule): boolean {
   tx.capture = link.capture;
-  const op = link.operator;
-  const negated = link.negated;
   const plans = link.plans;
   if (plans.length === 0) {
-    if (op(tx, '') === negated) return false;
+    if (link.operator(tx, '') === link.negated) return false;
     onMatch(tx, link, '', '');
     return true;
   }
   const removals = removalsFor(tx, starter);
   const chain = link.transform;
-  const pre = link.prefilter;
-  // With a prefilter and no negation, what the transformations can make of the raw classes rules
-  // out a whole target, or a value, before anything is transformed (the transfer of the whole
-  // chain also covers the intermediate values multiMatch tries).
-  const early = pre !== undefined && !negated;
+  const direct = removals === undefined && chain === undefined && link.prefilter === undefined;
+  const early = link.prefilter !== undefined && !link.negated;
   const steps = chain === undefined ? NO_STEPS : chain.transfer;
   const path = link.multiMatch && chain !== undefined ? chainPath(chain) : undefined;
   let matched = false;
   for (let t = 0; t < plans.length; t++) {
     const plan = plans[t]!;
-    // a plain TX:key (or &TX:key) under a rule without transformations or prefilter: read directly
-    const txKey = plan.txKey;
-    if (txKey !== undefined && removals === undefined && chain === undefined && pre === undefined) {
-      const value = tx.tx.get(txKey);
-      const count = plan.count;
-      if (value === undefined && !count) continue;
-      const v = count ? (value === undefined ? '0' : '1') : value!;
-      if (op(tx, v) !== negated) {
-        matched = true;
-        onMatch(tx, link, count ? plan.name : plan.txName, v);
-      }
+    if (direct && plan.txKey !== undefined) {
+      if (matchTxKey(tx, link, plan, plan.txKey)) matched = true;
       continue;
     }
-    const tv = targetValues(tx, plan, removals);
-    const recs = tv.recs;
-    if (recs.length === 0) continue;
-    if (early) {
-      if (!tv.hasBits) setUnionBits(tv);
-      if (!mayPass(pre, chain, steps, tv.lo, tv.hi)) continue;
-    }
-    for (let i = 0; i < recs.length; i++) {
-      const raw = recs[i]!;
-      if (spentBefore(tx, raw.s)) return false;
-      if (early) {
-        if (!raw.hasBits) setClassBits(raw);
-        if (!mayPass(pre, chain, steps, raw.lo, raw.hi)) continue;
-      }
-      if (link.multiMatch) {
-        if (matchEachStep(tx, link, raw, path, plan, tv.keys[i]!)) matched = true;
-        continue;
-      }
-      const rec = chain === undefined ? raw : applyChain(chain, raw);
-      let hit: boolean;
-      if (pre === undefined) hit = op(tx, rec.s);
-      else {
-        if (!rec.hasBits) setClassBits(rec);
-        hit = passes(pre, rec.lo, rec.hi) && op(tx, rec.s);
-      }
-      if (hit !== negated) {
-        matched = true;
-        onMatch(tx, link, targetName(plan, tv.keys[i]!), rec.s);
-      }
-    }
+    const result = matchTarget(tx, link, plan, removals, early, steps, path);
+    if (result === OUT_OF_BUDGET) return false;
+    if (result === MATCHED) matched = true;
   }
   return matched;
 }
