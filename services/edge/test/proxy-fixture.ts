@@ -5,6 +5,7 @@ import { createFakeClock } from '@cairn/kit';
 import { createTestDeps, serveOnLoopback, type TestDeps } from '@cairn/kit/testing';
 import { Agent, request } from 'undici';
 import {
+  CONFIG_CHANNEL,
   createApiToken,
   createEdge,
   createZone,
@@ -165,6 +166,16 @@ export async function startProxyFixture(env: Record<string, string> = {}): Promi
     })
   ).secret;
   const api = `${server.baseUrl}/client/v4`;
+  // Waits until every configuration NOTIFY committed so far has reached the engine: a marker sent
+  // last arrives last (PostgreSQL delivers notifications in commit order), so a zone's creation
+  // cannot drop a plan compiled after the fixture returned.
+  let markers = 0;
+  const settled = async () => {
+    const marker = `settled-${++markers}`;
+    const arrived = edge.engine.nextInvalidation(marker);
+    await deps.db.query('SELECT pg_notify($1, $2)', [CONFIG_CHANNEL, marker]);
+    await arrived;
+  };
   const f: ProxyFixture = {
     deps,
     edge,
@@ -182,9 +193,9 @@ export async function startProxyFixture(env: Record<string, string> = {}): Promi
           zone.id,
           migration,
         ]);
-        return { ...zone, wafMigrationState: migration };
       }
-      return zone;
+      await settled();
+      return migration ? { ...zone, wafMigrationState: migration } : zone;
     },
     call: (method, path, body) => call({ api, token }, method, path, body === undefined ? {} : { body }),
     async send(host, path, options = {}) {
