@@ -6,6 +6,10 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { pgliteOptions, wrapPglite } from '../packages/kit/src/db/pglite.ts';
 
+/** Names of the benchmark's databases start with this (PLACES_BENCH_PREFIX, default cairn_), so that several
+ * people benchmarking on one server never drop each other's. */
+export const BENCH_PREFIX = process.env.PLACES_BENCH_PREFIX ?? 'cairn_';
+
 /** Connections to PostgreSQL (PLACES_BENCH_POOL, default 10 as the server's default). */
 const POOL = Number(process.env.PLACES_BENCH_POOL ?? 10);
 

@@ -15,7 +15,7 @@
 //      the scenarios named. The closed-loop table adds the CPU time per request of the server process and of
 //      the PostgreSQL backends (from /proc), which, unlike latency, does not grow with queueing.
 //      PLACES_BENCH_COUNTS=1000000,10000000 (PostgreSQL) measures each size in turn, each in its own database
-//      (cairn_1m, cairn_10m; with PLACES_BENCH_REUSE=1 kept between runs), the open loop of every size at the
+//      (cairn_1m, cairn_10m; PLACES_BENCH_PREFIX=h8_ names them h8_1m, h8_10m; with PLACES_BENCH_REUSE=1 kept between runs), the open loop of every size at the
 //      rate chosen for the first, and prints them side by side with the table and index sizes, the server's
 //      memory and the share of PostgreSQL block reads that missed its buffer cache.
 import { spawn } from 'node:child_process';
@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { BENCH_PREFIX } from './places-bench-db.ts';
 import { QUERY_WORDS } from './places-words.ts';
 
 const seconds = Number(process.argv[2] ?? 10);
@@ -72,7 +73,7 @@ function firstJsonLine<T>(proc: ReturnType<typeof child>): Promise<T> {
 let server: ReturnType<typeof child>;
 let ready: Ready;
 let headers: Record<string, string>;
-let dbName = 'cairn_bench_places';
+let dbName = `${BENCH_PREFIX}bench_places`;
 
 // Query centres: the 100 most populous cities, where generated places are densest, jittered a little.
 let i = 0;
@@ -409,7 +410,7 @@ if (counts.length > 1 && !process.env.DATABASE_URL) {
 }
 const measured: Measured[] = [];
 for (const count of counts) {
-  const m = await measure(count, counts.length > 1 ? `cairn_${label(count).toLowerCase()}` : undefined);
+  const m = await measure(count, counts.length > 1 ? `${BENCH_PREFIX}${label(count).toLowerCase()}` : undefined);
   print(m);
   measured.push(m);
 }

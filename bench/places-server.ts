@@ -6,14 +6,14 @@
 import { createIdentity, createOrganization, createServiceKey, identityMigrations } from '@cairn/identity';
 import { createApp, createLogger, createMetrics, loadConfig, systemClock } from '@cairn/kit';
 import { createPlaces, gazetteer, generatePlaces, placesMigrations } from '@cairn/places';
-import { benchDb, exportCsv } from './places-bench-db.ts';
+import { BENCH_PREFIX, benchDb, exportCsv } from './places-bench-db.ts';
 
 const count = Number(process.env.PLACES_BENCH_COUNT ?? 1_000_000);
 const csv = process.env.PLACES_BENCH_CSV;
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', PORT: '0', CAIRN_DATA_DIR: '/nonexistent' });
 const reuse = process.env.PLACES_BENCH_REUSE === '1' ? count : undefined;
 const db = await benchDb(
-  process.env.PLACES_BENCH_DB ?? 'cairn_bench_places',
+  process.env.PLACES_BENCH_DB ?? `${BENCH_PREFIX}bench_places`,
   [...identityMigrations, ...placesMigrations],
   reuse,
 );
