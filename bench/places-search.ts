@@ -410,7 +410,10 @@ if (counts.length > 1 && !process.env.DATABASE_URL) {
 }
 const measured: Measured[] = [];
 for (const count of counts) {
-  const m = await measure(count, counts.length > 1 ? `${BENCH_PREFIX}${label(count).toLowerCase()}` : undefined);
+  const m = await measure(
+    count,
+    counts.length > 1 ? `${BENCH_PREFIX}${label(count).toLowerCase()}` : undefined,
+  );
   print(m);
   measured.push(m);
 }
