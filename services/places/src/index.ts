@@ -15,6 +15,7 @@ import { placesMigrations } from './migrations.ts';
 import { gazetteer } from './reference/cities.ts';
 import { ensureReferenceData, loadReference, type Reference } from './reference/reference.ts';
 import { placesRoutes } from './routes/index.ts';
+import { photoFilesRoutes } from './routes/photo-files.ts';
 import { cursorSecret } from './store/meta.ts';
 
 export {
@@ -134,7 +135,11 @@ export function createPlaces(
       name: 'places',
       title: 'Places API',
       migrations: placesMigrations,
-      plugin: placesRoutes(deps, { resolveBearer: options.resolveBearer, limiter, usage }),
+      // The API (version header, credential, rate limit) and, beside it, the public photo images.
+      plugin: async (scope) => {
+        await scope.register(placesRoutes(deps, { resolveBearer: options.resolveBearer, limiter, usage }));
+        await scope.register(photoFilesRoutes);
+      },
     },
     async start(startOptions = {}) {
       await ensureReferenceData(app.db);

@@ -14,6 +14,7 @@ import { autocompleteRoute } from './autocomplete.ts';
 import { detailsRoute } from './details.ts';
 import { historyRoute } from './history.ts';
 import { matchRoute } from './match.ts';
+import { photosRoute } from './photos.ts';
 import { searchRoute } from './search.ts';
 import { suggestEditRoute } from './suggest-edit.ts';
 import { suggestFlagRoute } from './suggest-flag.ts';
@@ -22,6 +23,7 @@ import { suggestPlaceRoute } from './suggest-place.ts';
 import { suggestRemoveRoute } from './suggest-remove.ts';
 import { suggestReviewRoute } from './suggest-review.ts';
 import { suggestStatusRoute } from './suggest-status.ts';
+import { tipsRoute } from './tips.ts';
 import { placesSchemaErrors, placesValidatorCompiler } from './validation.ts';
 import { voteRoute } from './vote.ts';
 
@@ -60,6 +62,8 @@ export function placesRoutes(
     matchRoute(app, deps);
     detailsRoute(app, deps);
     autocompleteRoute(app, deps);
+    tipsRoute(app, deps);
+    photosRoute(app, deps);
     suggestEditRoute(app, deps);
     suggestRemoveRoute(app, deps);
     suggestFlagRoute(app, deps);

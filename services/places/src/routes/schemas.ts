@@ -1,5 +1,8 @@
 import { API_VERSION } from '@cairn/kit';
 import { type Static, Type } from 'typebox';
+import { PHOTO_CLASSIFICATIONS } from '../media/kinds.ts';
+import { PHOTO_SORTS, TIP_FIELDS } from '../media/place-media.ts';
+import { TIP_SORTS } from '../media/tips.ts';
 import { FIELDS_PATTERN } from '../search/fields.ts';
 import { SORTS } from '../search/params.ts';
 
@@ -200,10 +203,67 @@ export const MatchQuery = Type.Object({
 });
 export type MatchQueryValues = Static<typeof MatchQuery>;
 
+const listOf = (names: readonly string[]) =>
+  `^\\s*(?:${names.join('|')})\\s*(?:,\\s*(?:${names.join('|')})\\s*)*$`;
+
+export const TipsQuery = Type.Object({
+  limit: integer(1, 50, 'Tips to return', 10),
+  fields: Type.Optional(
+    Type.String({
+      description: `Comma-separated tip fields: ${TIP_FIELDS.join(', ')}; default fsq_tip_id, created_at, text`,
+      pattern: listOf(TIP_FIELDS),
+      'x-message': `{value} is not a comma list of ${TIP_FIELDS.join(', ')}`,
+    }),
+  ),
+  sort: oneOf(TIP_SORTS, 'POPULAR (most agreed with first; the default) or NEWEST'),
+});
+export type TipsQueryValues = Static<typeof TipsQuery>;
+
+export const PhotosQuery = Type.Object({
+  limit: integer(1, 50, 'Photos to return', 10),
+  sort: oneOf(PHOTO_SORTS, 'POPULAR (the default) or NEWEST'),
+  classifications: Type.Optional(
+    Type.String({
+      description: `Comma-separated: only photos of these kinds (${PHOTO_CLASSIFICATIONS.join(', ')})`,
+      pattern: listOf(PHOTO_CLASSIFICATIONS),
+      'x-message': `{value} is not a comma list of ${PHOTO_CLASSIFICATIONS.join(', ')}`,
+    }),
+  ),
+});
+export type PhotosQueryValues = Static<typeof PhotosQuery>;
+
 const closed = <T extends Parameters<typeof Type.Object>[0]>(properties: T, description?: string) =>
   Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
 const opt = Type.Optional;
 const LatLng = closed({ latitude: Type.Number(), longitude: Type.Number() });
+
+const PhotoFields = {
+  id: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+  prefix: Type.String({ description: 'The URL is prefix + size + suffix' }),
+  suffix: Type.String(),
+  width: Type.Integer({ description: 'Of the original' }),
+  height: Type.Integer({ description: 'Of the original' }),
+};
+
+export const Photo = closed(
+  { ...PhotoFields, classifications: Type.Array(Type.String()) },
+  'A photo. Its URL is prefix + size + suffix; size is original, <width>x<height> (e.g. 300x300), cap<n>, width<n> or height<n>',
+);
+
+export const Tip = closed(
+  {
+    fsq_tip_id: opt(Type.String()),
+    created_at: opt(Type.String({ format: 'date-time' })),
+    text: opt(Type.String()),
+    lang: opt(Type.String()),
+    url: opt(Type.String()),
+    agree_count: opt(Type.Integer({ minimum: 0 })),
+    disagree_count: opt(Type.Integer({ minimum: 0 })),
+    photo: opt(closed(PhotoFields)),
+  },
+  'A tip: the requested fields that have a value',
+);
 
 /** A place as the 2025-06-17 API shows it: only the requested fields that have a value (search/render.ts). */
 export const Place = closed(
@@ -266,6 +326,15 @@ export const Place = closed(
             close: Type.String({ description: 'HHMM, +HHMM for the next day' }),
           }),
         ),
+      }),
+    ),
+    tips: opt(Type.Array(Tip, { description: 'The five most popular tips' })),
+    photos: opt(Type.Array(Photo, { description: 'The five most popular photos' })),
+    stats: opt(
+      closed({
+        total_photos: Type.Integer({ minimum: 0 }),
+        total_ratings: Type.Integer({ minimum: 0 }),
+        total_tips: Type.Integer({ minimum: 0 }),
       }),
     ),
   },

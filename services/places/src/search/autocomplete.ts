@@ -1,4 +1,5 @@
 import type { PlacesDeps } from '../deps.ts';
+import { mediaForFields } from '../media/endpoints.ts';
 import { normalizeName } from '../reference/normalize.ts';
 import { AUTOCOMPLETE_TYPES, type AutocompleteQueryValues } from '../routes/schemas.ts';
 import { placesByNamePrefix } from '../store/places-read.ts';
@@ -28,13 +29,25 @@ export async function autocomplete(deps: PlacesDeps, query: AutocompleteQueryVal
   const now = deps.clock.now();
   const results: Record<string, unknown>[] = [];
   if (types.includes('place')) {
-    for (const row of await placesByNamePrefix(deps.db, text, ll, limit)) {
+    const rows = await placesByNamePrefix(deps.db, text, ll, limit);
+    const media = await mediaForFields(
+      deps.db,
+      rows.map((r) => r.fsq_place_id),
+      fields,
+    );
+    for (const row of rows) {
       const secondary = [row.address, row.locality, row.country].filter(Boolean).join(', ');
       results.push({
         type: 'place',
         text: { primary: row.name, secondary, highlight: highlight(row.name, text) },
         link: `/places/${row.fsq_place_id}`,
-        place: renderPlace(row, { reference, fields, now, publicUrl: deps.publicUrl }),
+        place: renderPlace(row, {
+          reference,
+          fields,
+          now,
+          publicUrl: deps.publicUrl,
+          ...(media ? { media } : {}),
+        }),
       });
     }
   }

@@ -1,6 +1,7 @@
 import { arcFor } from '../data/earth.ts';
 import type { PlacesDeps } from '../deps.ts';
 import { invalidParameter, matchNotFound, unsupportedCountry } from '../errors.ts';
+import { mediaForFields } from '../media/endpoints.ts';
 import { normalizeName } from '../reference/normalize.ts';
 import type { MatchQueryValues } from '../routes/schemas.ts';
 import { matchCandidates } from '../store/places-read.ts';
@@ -65,12 +66,14 @@ export async function matchPlace(deps: PlacesDeps, query: MatchQueryValues) {
     if (!best || score > best.score) best = { row, score };
   }
   if (!best || best.score < MATCH_THRESHOLD) throw matchNotFound();
+  const media = await mediaForFields(deps.db, [best.row.fsq_place_id], fields);
   return {
     place: renderPlace(best.row, {
       reference: deps.reference(),
       fields,
       now: deps.clock.now(),
       publicUrl: deps.publicUrl,
+      ...(media ? { media } : {}),
     }),
     match_score: Math.round(best.score * 1000) / 1000,
   };

@@ -1,6 +1,16 @@
 import { arcFor } from '../data/earth.ts';
 import { hoursDisplay, isOpenAt, localMinuteOfWeek, weekIntervals } from '../data/hours.ts';
 import { CALLING } from '../generate/addresses.ts';
+import {
+  IN_PLACE,
+  listPhotos,
+  listTips,
+  placePhotos,
+  placeStats,
+  placeTips,
+  TIP_FIELDS,
+} from '../media/place-media.ts';
+import { NO_STORED_MEDIA, type StoredMedia } from '../media/source.ts';
 import type { Reference } from '../reference/reference.ts';
 import type { PlaceRow } from '../store/places-read.ts';
 import type { FieldName } from './fields.ts';
@@ -13,6 +23,8 @@ export interface RenderContext {
   /** This Cairn's public address (CAIRN_PUBLIC_URL): `placemaker_url` points at its editor. */
   publicUrl: string;
   telFormat?: 'NATIONAL' | 'E164';
+  /** The places' stored tips and photos, read when `tips`, `photos` or `stats` is asked for (store/media.ts). */
+  media?: StoredMedia;
 }
 
 /** The place in this Cairn's editor (the dataset's own column keeps the upstream address, for export). */
@@ -140,5 +152,19 @@ export function renderPlace(row: PlaceRow, ctx: RenderContext): Record<string, u
         }
       : null,
   );
+  put('tips', () =>
+    listTips(placeTips(row, ctx.media ?? NO_STORED_MEDIA, ctx.publicUrl), {
+      sort: 'POPULAR',
+      limit: IN_PLACE,
+      fields: TIP_FIELDS,
+    }),
+  );
+  put('photos', () =>
+    listPhotos(placePhotos(row, ctx.media ?? NO_STORED_MEDIA, ctx.publicUrl), {
+      sort: 'POPULAR',
+      limit: IN_PLACE,
+    }),
+  );
+  put('stats', () => placeStats(row, ctx.media ?? NO_STORED_MEDIA));
   return compact(all);
 }

@@ -27,6 +27,9 @@ export const PLACE_COLUMNS = `fsq_place_id, name, latitude, longitude, address, 
   unresolved_flags, fsq_chain_ids, price, rating::float8 AS rating, popularity::float8 AS popularity, hours, time_zone,
   description`;
 
+/** What a place's derived tips, photos and stats are made from (media/source.ts). */
+const MEDIA = ['tips', 'photos', 'stats'] as const;
+
 /**
  * The columns of PLACE_COLUMNS that rendering each field reads (see search/render.ts); fsq_place_id is always
  * read (ties, cursors). A search reads only what its fields need: the default Pro fields leave out the dates
@@ -34,7 +37,7 @@ export const PLACE_COLUMNS = `fsq_place_id, name, latitude, longitude, address, 
  */
 const COLUMN_FIELDS: readonly (readonly [column: string, fields: readonly FieldName[]])[] = [
   ['fsq_place_id', []],
-  ['name', ['name']],
+  ['name', ['name', 'tips']],
   ['latitude', ['latitude']],
   ['longitude', ['longitude']],
   ['address', ['location']],
@@ -44,9 +47,9 @@ const COLUMN_FIELDS: readonly (readonly [column: string, fields: readonly FieldN
   ['admin_region', ['location']],
   ['post_town', ['location']],
   ['po_box', ['location']],
-  ['country', ['location', 'tel']],
-  ["to_char(date_created, 'YYYY-MM-DD') AS date_created", ['date_created']],
-  ["to_char(date_refreshed, 'YYYY-MM-DD') AS date_refreshed", ['date_refreshed']],
+  ['country', ['location', 'tel', 'tips']],
+  ["to_char(date_created, 'YYYY-MM-DD') AS date_created", ['date_created', ...MEDIA]],
+  ["to_char(date_refreshed, 'YYYY-MM-DD') AS date_refreshed", ['date_refreshed', ...MEDIA]],
   ["to_char(date_closed, 'YYYY-MM-DD') AS date_closed", ['date_closed']],
   ['tel', ['tel']],
   ['website', ['website']],
@@ -55,13 +58,13 @@ const COLUMN_FIELDS: readonly (readonly [column: string, fields: readonly FieldN
   ['instagram', ['social_media']],
   ['twitter', ['social_media']],
   ['fsq_category_ids', ['categories']],
-  ['fsq_category_labels', ['categories']],
+  ['fsq_category_labels', ['categories', ...MEDIA]],
   ['placemaker_url', ['placemaker_url']],
   ['unresolved_flags', ['unresolved_flags']],
   ['fsq_chain_ids', ['chains']],
   ['price', ['price']],
-  ['rating::float8 AS rating', ['rating']],
-  ['popularity::float8 AS popularity', ['popularity']],
+  ['rating::float8 AS rating', ['rating', 'stats']],
+  ['popularity::float8 AS popularity', ['popularity', ...MEDIA]],
   ['hours', ['hours']],
   ['time_zone', ['hours']],
   ['description', ['description']],

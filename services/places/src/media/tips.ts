@@ -1,0 +1,58 @@
+import { kindOf } from './kinds.ts';
+import { derivedPhotos } from './photos.ts';
+import { derivedId, Seeded } from './seeded.ts';
+import { type MediaSource, momentIn, newest, type TipView, timeSpan } from './source.ts';
+import { languageOf, TIP_TEXTS } from './tip-texts.ts';
+
+/**
+ * Derived tips of a generated place: how many follows its popularity; the texts are everyday remarks for its
+ * kind in its country's language (English where we have none), some with one of the place's photos.
+ */
+export function derivedTipCount(source: MediaSource): number {
+  if (source.popularity === null) return 0;
+  const seed = new Seeded(`tips:${source.fsq_place_id}`);
+  return Math.floor(source.popularity * 24 + seed.next() * 3);
+}
+
+export function derivedTips(source: MediaSource, publicUrl: string): TipView[] {
+  const count = derivedTipCount(source);
+  if (count === 0) return [];
+  const lang = languageOf(source.country);
+  const texts = TIP_TEXTS[lang][kindOf(source.fsq_category_labels)];
+  const photos = derivedPhotos(source, publicUrl);
+  const span = timeSpan(source);
+  const popularity = source.popularity ?? 0;
+  const out: TipView[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = derivedId(`tip:${source.fsq_place_id}:${i}`);
+    const seed = new Seeded(id);
+    // Each text once while there are texts left, so a place does not repeat itself.
+    const text = texts[(i + seed.int(texts.length)) % texts.length]!.replace('{name}', source.name);
+    const tip: TipView = {
+      fsq_tip_id: id,
+      created_at: momentIn(span, seed.next()),
+      text,
+      lang,
+      agree_count: Math.floor(seed.next() ** 2 * (4 + popularity * 80)),
+      disagree_count: Math.floor(seed.next() ** 4 * 4),
+    };
+    const photo = photos.length > 0 && seed.chance(0.25) ? photos[i % photos.length] : undefined;
+    if (photo) {
+      const { classifications: _c, ...rest } = photo;
+      tip.photo = rest;
+    }
+    out.push(tip);
+  }
+  return out;
+}
+
+export const TIP_SORTS = ['POPULAR', 'NEWEST'] as const;
+export type TipSort = (typeof TIP_SORTS)[number];
+
+/** POPULAR: most agreed with first (agreements less disagreements), then newest; NEWEST: newest first. */
+export function sortTips(tips: TipView[], sort: TipSort): TipView[] {
+  const byId = (a: TipView, b: TipView) => (a.fsq_tip_id < b.fsq_tip_id ? -1 : 1);
+  if (sort === 'NEWEST') return tips.sort((a, b) => newest(a, b) || byId(a, b));
+  const score = (t: TipView) => t.agree_count - t.disagree_count;
+  return tips.sort((a, b) => score(b) - score(a) || newest(a, b) || byId(a, b));
+}
