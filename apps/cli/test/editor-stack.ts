@@ -13,6 +13,7 @@ import {
   DEFAULT_PLACES_CONFIG,
   gazetteer,
   generatePlaces,
+  type Places,
   placesMigrations,
 } from '@cairn/places';
 import { placesBackend } from '../src/places-backend.ts';
@@ -20,6 +21,7 @@ import { placesBackend } from '../src/places-backend.ts';
 export interface EditorStack {
   deps: TestDeps;
   identity: Identity;
+  places: Places;
   baseUrl: string;
   orgId: string;
   serviceKey: string;
@@ -48,6 +50,7 @@ export async function startEditorStack(count = 120): Promise<EditorStack> {
   return {
     deps,
     identity,
+    places,
     baseUrl: server.baseUrl,
     orgId: org.id,
     serviceKey,

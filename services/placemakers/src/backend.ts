@@ -1,6 +1,6 @@
 import type { AuthContext } from '@cairn/kit';
 
-export type SuggestionKind = 'edit' | 'remove' | 'flag' | 'merge';
+export type SuggestionKind = 'edit' | 'remove' | 'flag' | 'merge' | 'tip';
 export type Params = Record<string, string>;
 
 /**
@@ -12,6 +12,8 @@ export interface PlacemakersBackend {
   search(auth: AuthContext, query: Params): Promise<unknown>;
   place(auth: AuthContext, id: string): Promise<unknown>;
   history(auth: AuthContext, id: string): Promise<unknown>;
+  /** The place's tips, newest first (an added tip shows once accepted). */
+  tips(auth: AuthContext, id: string): Promise<unknown>;
   suggest(auth: AuthContext, id: string, kind: SuggestionKind, params: Params): Promise<unknown>;
   suggestPlace(auth: AuthContext, params: Params): Promise<unknown>;
   status(auth: AuthContext, query: Params): Promise<unknown>;

@@ -23,6 +23,7 @@ const noPlaces: PlacemakersBackend = {
   search: absent,
   place: absent,
   history: absent,
+  tips: absent,
   suggest: absent,
   suggestPlace: absent,
   status: absent,

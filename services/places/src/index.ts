@@ -33,6 +33,7 @@ export * from './edits/index.ts';
 export { type GenerateOptions, generatePlaces, MAX_GENERATE } from './generate/run.ts';
 export { BadRow, type RowValue, toPlaceRecord } from './import/row.ts';
 export { type ImportOptions, type ImportResult, importPlacesFile } from './import/run.ts';
+export { photosOfPlace, tipsOfPlace } from './media/endpoints.ts';
 export { placesMigrations } from './migrations.ts';
 export { type City, gazetteer } from './reference/cities.ts';
 export { ensureReferenceData } from './reference/reference.ts';

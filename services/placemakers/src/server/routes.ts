@@ -72,7 +72,7 @@ function paramsOf(body: unknown): Params {
 const EDITOR_CONSENT_MISSING =
   "Your consent for this app does not include the placemaker permission (opening the place editor and suggesting and voting on edits as you), so the editor can't save changes. The app can ask for it by sending you to /oauth2/authenticate with mode=placemaker; then open the editor again from the app";
 
-const SUGGESTIONS: readonly SuggestionKind[] = ['edit', 'remove', 'flag', 'merge'];
+const SUGGESTIONS: readonly SuggestionKind[] = ['edit', 'remove', 'flag', 'merge', 'tip'];
 
 const APP_PAGES = [
   '/placemakers/',
@@ -177,6 +177,10 @@ export function placemakersRoutes(identity: IdentityDeps, backend: PlacemakersBa
       const hide = { schema: { hide: true } };
       api.get<{ Params: { id: string } }>('/placemakers/api/places/:id/history', hide, async (request) =>
         backend.history(editorAuth(request.editor!), request.params.id),
+      );
+
+      api.get<{ Params: { id: string } }>('/placemakers/api/places/:id/tips', hide, async (request) =>
+        backend.tips(editorAuth(request.editor!), request.params.id),
       );
 
       api.post<{ Params: { id: string; kind: string } }>(

@@ -125,14 +125,32 @@ async function call<T>(
 
 const placePath = (id: string) => `/places/${encodeURIComponent(id)}`;
 
-export type Suggestion = 'edit' | 'remove' | 'flag' | 'merge';
+export type Suggestion = 'edit' | 'remove' | 'flag' | 'merge' | 'tip';
+
+/** A tip as the places API's /places/{id}/tips shows it. */
+export interface Tip {
+  fsq_tip_id: string;
+  created_at: string;
+  text: string;
+  lang?: string;
+  agree_count?: number;
+}
+
+/** The basemap the server is configured with (PLACES_MAP_STYLE). */
+export type MapStyle =
+  | { kind: 'default' }
+  | { kind: 'style'; url: string }
+  | { kind: 'xyz'; template: string }
+  | { kind: 'pmtiles'; url: string };
 
 export const api = {
   me: () => call<Me>('GET', '/me'),
+  map: () => call<MapStyle>('GET', '/map'),
   accuracy: () => call<Accuracy>('GET', '/me/accuracy'),
   search: (query: Record<string, string>) => call<SearchResult>('GET', '/search', query),
   place: (id: string) => call<Place>('GET', placePath(id)),
   history: (id: string) => call<{ history: HistoryEntry[] }>('GET', `${placePath(id)}/history`),
+  tips: (id: string) => call<Tip[]>('GET', `${placePath(id)}/tips`),
   suggest: (id: string, kind: Suggestion, params: Record<string, string>) =>
     call<Mutation>('POST', `${placePath(id)}/suggest/${kind}`, undefined, params),
   suggestPlace: (params: Record<string, string>) =>

@@ -3,6 +3,7 @@ import { type PlaceRecord, placemakerUrl } from '../data/place-record.ts';
 import type { PlacesDeps } from '../deps.ts';
 import { timeZoneAt } from '../reference/time-zone.ts';
 import { type HistoryEntry, insertHistory } from '../store/history.ts';
+import { insertTips } from '../store/media.ts';
 import { lockPlace, type PlaceRow } from '../store/places-read.ts';
 import { writePlaces } from '../store/places-write.ts';
 import { setDescription, takeOutPlace } from '../store/removed.ts';
@@ -16,6 +17,7 @@ import {
   sameValue,
   setField,
 } from './changes.ts';
+import { TIP } from './tip.ts';
 import type { Change, EditRow } from './types.ts';
 
 /**
@@ -83,6 +85,11 @@ export async function applyEdit(
     await takeOutPlace(tx, c.fsq_place_id!, edit.id, at);
     history.push(entry(c, c.fsq_place_id!));
   }
+  const tip = edit.changes.find((c) => c.field === TIP);
+  if (tip) {
+    await storeTip(tx, edit, tip.to as TipChange, at);
+    history.push(entry(tip, placeId));
+  }
   const removal = edit.changes.find((c) => c.field === REMOVED);
   if (removal) {
     await takeOutPlace(tx, placeId, edit.id, at);
@@ -90,6 +97,27 @@ export async function applyEdit(
   }
   await insertHistory(tx, history);
   return { ok: true };
+}
+
+type TipChange = { fsq_tip_id: string; text: string; lang: string; url?: string };
+
+/** An accepted tip, stored with its author's attribution and the day it was accepted. */
+async function storeTip(tx: Queryable, edit: EditRow, tip: TipChange, at: Date) {
+  await insertTips(tx, [
+    {
+      fsq_tip_id: tip.fsq_tip_id,
+      fsq_place_id: edit.fsq_place_id!,
+      created_at: at,
+      text: tip.text,
+      lang: tip.lang,
+      url: tip.url ?? null,
+      source: 'edit',
+      edit_id: edit.id,
+      organization_id: edit.organization_id,
+      app_id: edit.app_id,
+      user_id: edit.user_id,
+    },
+  ]);
 }
 
 /** The first change whose field no longer holds the value the edit was made against, as a sentence. */

@@ -8,5 +8,6 @@ export { type ReviewVenue, reviewQueue } from './review.ts';
 export { type RollbackOptions, rollbackEdit } from './rollback.ts';
 export { editStatus } from './status.ts';
 export { type SuggestResponse, suggestEdit, suggestRemove } from './suggest.ts';
+export { suggestTip } from './tip.ts';
 export type { Change, EditStatus, EditType, Tally, VoteValue } from './types.ts';
 export { vote } from './vote.ts';

@@ -2,6 +2,7 @@ import { conflict, type Queryable } from '@cairn/kit';
 import type { PlacesDeps } from '../deps.ts';
 import { lockEdit, markRolledBack } from '../store/edits.ts';
 import { type HistoryEntry, insertHistory, laterAcceptedEdits } from '../store/history.ts';
+import { deleteTipOfEdit } from '../store/media.ts';
 import { lockPlace } from '../store/places-read.ts';
 import { writePlaces } from '../store/places-write.ts';
 import { putBackPlace, setDescription, takeOutPlace } from '../store/removed.ts';
@@ -15,6 +16,7 @@ import {
   sameValue,
   setField,
 } from './changes.ts';
+import { TIP } from './tip.ts';
 import { inTransaction } from './transaction.ts';
 import type { Change, EditRow } from './types.ts';
 import { editId } from './values.ts';
@@ -141,6 +143,12 @@ async function undo(tx: Queryable, deps: PlacesDeps, edit: EditRow, at: Date): P
     await writePlaces(tx, [record], (chain) => reference.chains.get(chain)?.name);
     if (fieldChanges.some((c) => c.field === 'description'))
       await setDescription(tx, placeId, record.description);
+  }
+  const tip = edit.changes.find((c) => c.field === TIP);
+  if (tip) {
+    if (!(await deleteTipOfEdit(tx, edit.id)))
+      throw conflict(`Cannot roll back ${edit.id}: the tip it added is no longer stored`);
+    history.push(entry(tip.fsq_place_id!, tip));
   }
   for (const c of edit.changes.filter((x) => x.field === REMOVED || x.field === MERGED_INTO)) {
     const placeId = c.fsq_place_id!;

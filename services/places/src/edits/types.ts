@@ -1,7 +1,7 @@
 import type { AuthContext, CredentialKind } from '@cairn/kit';
 
 /** The kinds of suggestion, as `suggested_edit_type` names them. */
-export type EditType = 'edit' | 'remove' | 'flag' | 'merge' | 'new_place';
+export type EditType = 'edit' | 'remove' | 'flag' | 'merge' | 'new_place' | 'tip';
 
 /**
  * pending: waiting for votes. accepted: applied to the place. rejected: refused by votes, or found stale when

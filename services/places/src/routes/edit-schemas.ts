@@ -185,7 +185,7 @@ export const EditView = Type.Object(
   {
     id: Type.Union([Type.String(), Type.Null()], { description: 'null in a dry run of a suggestion' }),
     fsq_place_id: Type.Union([Type.String(), Type.Null()]),
-    suggested_edit_type: Type.String({ description: 'edit, remove, flag, merge or new_place' }),
+    suggested_edit_type: Type.String({ description: 'edit, remove, flag, merge, new_place or tip' }),
     created_at: Type.String({ format: 'date-time' }),
     resolved_time: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     rolled_back: Type.Union([

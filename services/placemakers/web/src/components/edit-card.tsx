@@ -7,6 +7,7 @@ const TYPE_NAMES: Record<string, string> = {
   merge: 'Merge',
   place: 'New place',
   new_place: 'New place',
+  tip: 'Tip',
 };
 
 function show(value: unknown): string {

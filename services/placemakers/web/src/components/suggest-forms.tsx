@@ -21,7 +21,10 @@ export const EDIT_FIELDS = [
 function outcome(result: Mutation): string {
   const edit = result.suggested_edits[0];
   if (!edit) return 'Nothing was suggested.';
-  if (edit.status === 'accepted') return 'Thank you! Your edit was applied at once.';
+  if (edit.status === 'accepted')
+    return edit.suggested_edit_type === 'tip'
+      ? 'Thank you! Your tip was added at once.'
+      : 'Thank you! Your edit was applied at once.';
   return 'Thank you! Your suggestion waits for other people to vote on it.';
 }
 
@@ -229,6 +232,38 @@ export function MergeForm(props: { place: Place; onDone: (message: string) => vo
       <div class="actions">
         <button type="submit" disabled={busy}>
           Suggest merge
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** A tip for visitors: decided like an edit, and shown with the place's tips once accepted. */
+export function TipForm(props: { place: Place; onDone: (message: string) => void }) {
+  const [text, setText] = useState('');
+  const [url, setUrl] = useState('');
+  const { errors, formError, busy, submit } = useSubmit(
+    ['text', 'url'],
+    () => api.suggest(props.place.fsq_place_id, 'tip', { text, ...(url.trim() ? { url } : {}) }),
+    props.onDone,
+  );
+  return (
+    <form onSubmit={submit} aria-label="Add a tip">
+      <FormError message={formError} />
+      <Field
+        name="text"
+        label="Your tip"
+        hint="What should visitors know? At most 500 characters."
+        value={text}
+        onInput={setText}
+        error={errors.text}
+        required
+        multiline
+      />
+      <Field name="url" label="Link (optional)" value={url} onInput={setUrl} error={errors.url} type="url" />
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          Add tip
         </button>
       </div>
     </form>

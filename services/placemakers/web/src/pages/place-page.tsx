@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type HistoryEntry, type Place, type Suggestion } from '../api.ts';
-import { EditForm, FlagForm, MergeForm, RemoveForm } from '../components/suggest-forms.tsx';
+import { api, type HistoryEntry, type Place, type Suggestion, type Tip } from '../api.ts';
+import { EditForm, FlagForm, MergeForm, RemoveForm, TipForm } from '../components/suggest-forms.tsx';
 
 const ACTIONS: [Suggestion, string][] = [
   ['edit', 'Suggest an edit'],
   ['remove', 'Suggest removal'],
   ['flag', 'Flag a problem'],
   ['merge', 'Merge a duplicate'],
+  ['tip', 'Add a tip'],
 ];
 
 function show(value: unknown): string {
@@ -18,6 +19,7 @@ function show(value: unknown): string {
 export function PlacePage(props: { id: string }) {
   const [place, setPlace] = useState<Place | undefined>();
   const [history, setHistory] = useState<HistoryEntry[]>([]);
+  const [tips, setTips] = useState<Tip[]>([]);
   const [error, setError] = useState<string | undefined>();
   const [action, setAction] = useState<Suggestion | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
@@ -28,6 +30,7 @@ export function PlacePage(props: { id: string }) {
       (h) => setHistory(h.history),
       () => setHistory([]),
     );
+    api.tips(props.id).then(setTips, () => setTips([]));
   }
   useEffect(() => {
     setPlace(undefined);
@@ -96,8 +99,23 @@ export function PlacePage(props: { id: string }) {
           {action === 'remove' && <RemoveForm place={place} onDone={done} />}
           {action === 'flag' && <FlagForm place={place} onDone={done} />}
           {action === 'merge' && <MergeForm place={place} onDone={done} />}
+          {action === 'tip' && <TipForm place={place} onDone={done} />}
         </section>
       )}
+      <section class="card" aria-label="Tips">
+        <h2>Tips</h2>
+        {tips.length === 0 ? (
+          <p class="muted">No tips yet.</p>
+        ) : (
+          <ul class="tips" data-testid="tips">
+            {tips.map((t) => (
+              <li key={t.fsq_tip_id} lang={t.lang}>
+                {t.text} <span class="muted">· {new Date(t.created_at).toLocaleDateString()}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
       <section class="card" aria-label="History">
         <h2>History</h2>
         {history.length === 0 ? (
