@@ -113,6 +113,8 @@ await build({
     help: join(CLI, 'src/help.js'),
     main: join(CLI, 'src/main.ts'),
     index: join(CLI, 'src/index.ts'),
+    // the edge engine's CRS worker thread (engine/pool/crs-pool.ts starts ./edge-waf-worker.js beside it)
+    'edge-waf-worker': join(REPO, 'services/edge/src/engine/pool/worker.ts'),
     ...(existsSync(join(CLI, 'src/testing.ts')) ? { testing: join(CLI, 'src/testing.ts') } : {}),
   },
   outdir: DIST,

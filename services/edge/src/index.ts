@@ -127,6 +127,9 @@ export function createEdge(
       planTtlMs: proxyConfig.planTtlMs,
       maxCrsEngines: proxyConfig.crsEngines,
       timeBudgetMs: proxyConfig.wafTimeBudgetMs,
+      wafWorkers: proxyConfig.wafWorkers,
+      wafPoolThreshold: proxyConfig.wafPoolThreshold,
+      wafPoolQueue: proxyConfig.wafPoolQueue,
     },
   );
   const recorder = new EventRecorder(

@@ -44,6 +44,8 @@ export const profileKey = (p: CrsProfile): string =>
  */
 export class CrsEngines {
   private readonly engines = new Map<string, Waf>();
+  /** The profile each engine was loaded from (a worker loads the same engine from it). */
+  private readonly profiles = new WeakMap<Waf, CrsProfile>();
   loads = 0;
 
   constructor(readonly options: CrsEngineOptions) {}
@@ -75,12 +77,18 @@ export class CrsEngines {
     });
     this.loads++;
     this.engines.set(key, waf);
+    this.profiles.set(waf, profile);
     while (this.engines.size > this.options.maxEngines) {
       const oldest = this.engines.keys().next().value;
       if (oldest === undefined) break;
       this.engines.delete(oldest);
     }
     return waf;
+  }
+
+  /** The profile `waf` was loaded from (an engine this object loaded). */
+  profileOf(waf: Waf): CrsProfile | undefined {
+    return this.profiles.get(waf);
   }
 
   get size(): number {

@@ -1,4 +1,4 @@
-import type { Waf } from '@cairn/seclang';
+import type { EvaluationResult, Waf } from '@cairn/seclang';
 import { BODY_ERROR_RULES } from './crs-engines.ts';
 import type { RequestView } from './request.ts';
 import type { EventFrame, RunOutcome } from './signatures.ts';
@@ -35,11 +35,28 @@ const datum = (m: { id: number; message: string; data: string; matchedVar: strin
 });
 
 /**
+ * Thrown by runCrs when the request is evaluated in the worker pool and this engine's answer has not
+ * arrived yet: the engine gets it from the pool and runs the plan again (everything before the CRS is
+ * cheap and deterministic; the CRS answers are then read from the view).
+ */
+export class CrsInPool {
+  constructor(readonly waf: Waf) {}
+}
+
+/** The CRS's result for the request: evaluated here, or the worker pool's answer (or why there is none). */
+function crsResult(crs: CompiledCrs, view: RequestView): EvaluationResult | { refused: string } {
+  if (view.crsResults === undefined) return crs.waf.evaluate(view.seclang);
+  const answer = view.crsResults.get(crs.waf);
+  if (answer === undefined) throw new CrsInPool(crs.waf);
+  return answer;
+}
+
+/**
  * Runs the real CRS on the request and decides as the managed ruleset says: each rule adds its points
  * (rules overridden to `log` add none and are reported; skipped rules are taken back out), and the
  * anomaly rule acts when the score reaches its threshold. A rule overridden to block or challenge acts
  * by itself. A body cut at the inspection limit cannot parse and is not blocked for it; a complete body
- * that does not parse is (rules 200002–200004), and so is a header value that is not UTF-8. A request over the time budget is blocked (fail closed).
+ * that does not parse is (rules 200002–200004), and so is a header value that is not UTF-8. A request over the time budget is blocked (fail closed), and so is one the worker pool refused (queue full, worker died).
  */
 export function runCrs(
   crs: CompiledCrs,
@@ -47,13 +64,17 @@ export function runCrs(
   frame: EventFrame,
   skipped?: ReadonlySet<string>,
 ): RunOutcome {
-  const result = crs.waf.evaluate(view.seclang);
+  const result = crsResult(crs, view);
   const events: RuleEvent[] = [];
   const event = (action: EventAction, id: string, description: string, data: MatchedDatum[]) => {
     const e: RuleEvent = { ...frame, action, ruleId: id, description, matchedData: data };
     events.push(e);
     return e;
   };
+  if ('refused' in result) {
+    const e = event('block', crs.anomaly.id, result.refused, []);
+    return { events, terminal: { action: 'block', event: e } };
+  }
   if (result.timedOut && result.decision === 'block') {
     const e = event('block', crs.anomaly.id, 'WAF time budget exceeded: request refused (fail closed)', []);
     return { events, terminal: { action: 'block', event: e } };

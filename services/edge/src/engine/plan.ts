@@ -4,6 +4,7 @@ import type { Zone } from '../api/zones/store.ts';
 import { readUrlNormalization, type UrlNormalization } from '../api/zones/url-normalization.ts';
 import { activeWafs, entrypointRules } from './active-wafs.ts';
 import type { CompileContext } from './compile-context.ts';
+import type { CrsProfile } from './crs-engines.ts';
 import { type CompiledFirewallRule, compileFirewallRules, runFirewallRules } from './firewall-rules.ts';
 import { compileLegacy, type LegacyPlan, runLegacy } from './legacy-waf.ts';
 import { type CompiledPhase, compilePhase, newSkipState, runPhase } from './new-waf.ts';
@@ -23,11 +24,23 @@ export interface ZonePlan {
   order: ('managed' | 'legacy')[];
   /** False when nothing inspects requests: the proxy then streams bodies straight through. */
   inspects: boolean;
+  /** The CRS engines the plan may run (their profiles): what a worker of the pool loads for it. */
+  crsProfiles: CrsProfile[];
   warnings: string[];
 }
 
 /** Reads a zone's configuration and compiles it (loads a CRS engine the first time a profile is met). */
-export async function compileZonePlan(db: Queryable, ctx: CompileContext, zone: Zone): Promise<ZonePlan> {
+export async function compileZonePlan(db: Queryable, context: CompileContext, zone: Zone): Promise<ZonePlan> {
+  const crsProfiles: CrsProfile[] = [];
+  const ctx: CompileContext = {
+    ...context,
+    engines: {
+      get: (profile) => {
+        crsProfiles.push(profile);
+        return context.engines.get(profile);
+      },
+    },
+  };
   const wafs = await activeWafs(db, ctx.catalogue, zone);
   const custom = await entrypointRules(db, zone.id, 'http_request_firewall_custom');
   const plan: ZonePlan = {
@@ -36,6 +49,7 @@ export async function compileZonePlan(db: Queryable, ctx: CompileContext, zone: 
     firewallRules: compileFirewallRules(ctx, wafs.legacy.config),
     order: wafs.order,
     inspects: false,
+    crsProfiles,
     warnings: ctx.warnings,
   };
   if (zone.paused) return plan; // a paused zone is proxied without security features

@@ -1,6 +1,7 @@
 import { createRequestContext, type ExecutionContext, type Scheme } from '@cairn/rules';
-import type { GeoLookup, WafRequest } from '@cairn/seclang';
+import type { GeoLookup, Waf, WafRequest } from '@cairn/seclang';
 import type { GeoInfo } from '../geo/database.ts';
+import type { PoolAnswer, PooledRequest } from './pool/protocol.ts';
 
 /**
  * One request as the data plane hands it to the engine: the request line, the raw headers, the client,
@@ -39,6 +40,11 @@ export class RequestView {
   private secLang: WafRequest | undefined;
   private pairs: [string, string][] | undefined;
   private split: { path: string; query: string } | undefined;
+  /**
+   * Set when the request's CRS evaluations go to the worker pool: the answers received so far, by
+   * engine. runCrs reads its answer here, and asks for it (CrsInPool) when it is not there yet.
+   */
+  crsResults: Map<Waf, PoolAnswer> | undefined;
 
   constructor(
     readonly request: EdgeRequest,
@@ -98,6 +104,22 @@ export class RequestView {
       ...(r.body ? { body: r.body } : {}),
     };
     return this.secLang;
+  }
+
+  /** What a CRS worker needs of the request: the SecLang request's data, the body copied to its own buffer. */
+  pooled(): PooledRequest {
+    const r = this.request;
+    const geo = this.geoLookup(r.ip);
+    return {
+      method: r.method,
+      uri: r.url,
+      uriRaw: r.rawUrl,
+      httpVersion: r.httpVersion,
+      headers: this.headers,
+      remoteAddr: r.ip,
+      ...(r.body ? { body: new Uint8Array(r.body) } : {}),
+      ...(geo ? { geo } : {}),
+    };
   }
 
   private parts(): { path: string; query: string } {

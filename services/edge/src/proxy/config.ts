@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ConfigError } from '@cairn/kit';
 
 /** The data plane's settings, read once from the environment (docs/configuration.md lists them). */
@@ -8,8 +9,14 @@ export interface ProxyConfig {
   planTtlMs: number;
   /** Milliseconds of CRS evaluation per request before it is refused (fail closed, 503-free: blocked). */
   wafTimeBudgetMs: number;
-  /** Loaded CRS engines kept (one per paranoia level and rule override set). */
+  /** Loaded CRS engines kept (one per paranoia level and rule override set), in each thread. */
   crsEngines: number;
+  /** Worker threads evaluating the CRS of expensive requests (0: all on the event loop). */
+  wafWorkers: number;
+  /** Inspected bytes (body + request target + headers) from which the CRS runs on a worker. */
+  wafPoolThreshold: number;
+  /** Requests waiting for a CRS worker at most; more are refused (fail closed). */
+  wafPoolQueue: number;
   originConnectTimeoutMs: number;
   /** Origin response headers must arrive within this (else 504). */
   originTimeoutMs: number;
@@ -58,6 +65,9 @@ export function loadProxyConfig(env: Source = process.env): Readonly<ProxyConfig
     planTtlMs: int(env, 'EDGE_PLAN_TTL_MS', 10_000, 0, 3_600_000),
     wafTimeBudgetMs: int(env, 'EDGE_WAF_TIME_BUDGET_MS', 100, 1, 60_000),
     crsEngines: int(env, 'EDGE_CRS_ENGINES', 8, 1, 64),
+    wafWorkers: int(env, 'EDGE_WAF_WORKERS', defaultWafWorkers(env), 0, 256),
+    wafPoolThreshold: int(env, 'EDGE_WAF_POOL_THRESHOLD', 4096, 0, 1_073_741_824),
+    wafPoolQueue: int(env, 'EDGE_WAF_POOL_QUEUE', 64, 0, 100_000),
     originConnectTimeoutMs: int(env, 'EDGE_ORIGIN_CONNECT_TIMEOUT_MS', 5_000, 1, 600_000),
     originTimeoutMs: int(env, 'EDGE_ORIGIN_TIMEOUT_MS', 30_000, 1, 3_600_000),
     originBodyTimeoutMs: int(env, 'EDGE_ORIGIN_BODY_TIMEOUT_MS', 30_000, 1, 3_600_000),
@@ -71,6 +81,17 @@ export function loadProxyConfig(env: Source = process.env): Readonly<ProxyConfig
     ...clientTimeouts(env),
     connectionsPerAddress: int(env, 'EDGE_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
   });
+}
+
+/**
+ * One CRS worker thread per core but one, shared out among the CAIRN_WORKERS processes (each has its
+ * own pool), and at least one per process: the event loops keep a core between them.
+ */
+function defaultWafWorkers(env: Source): number {
+  const cores = availableParallelism();
+  const raw = env.CAIRN_WORKERS;
+  const processes = raw && /^\d+$/.test(raw) ? Math.max(1, Number(raw)) : raw === 'auto' ? cores : 1;
+  return Math.max(1, Math.floor((cores - 1) / processes));
 }
 
 function clientTimeouts(env: Source): Pick<ProxyConfig, 'headersTimeoutMs' | 'requestTimeoutMs'> {

@@ -4,11 +4,12 @@ import { type Duplex, Readable } from 'node:stream';
 import type { Clock, Logger } from '@cairn/kit';
 import type { EdgeEngine } from '../engine/engine.ts';
 import type { EdgeRequest } from '../engine/request.ts';
-import { requestUrls } from '../engine/url-normalization.ts';
+import type { ZonePlan } from '../engine/plan.ts';
+import { type RequestUrls, requestUrls } from '../engine/url-normalization.ts';
 import type { Terminal } from '../engine/verdict.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import { type BufferedBody, bufferBody } from './body.ts';
-import { answerClientErrors } from './client-errors.ts';
+import { answerClientErrors, serving } from './client-errors.ts';
 import type { ProxyConfig } from './config.ts';
 import { capConnectionsPerAddress } from './connection-cap.ts';
 import { OriginExchange, send } from './exchange.ts';
@@ -42,6 +43,16 @@ export interface EdgeProxy {
   readonly port: number;
   /** Stops accepting, lets requests in flight finish (up to the grace period), then closes everything. */
   close(): Promise<void>;
+}
+
+/** What `route` knows of a request whose zone's plan inspects it. */
+interface Inspected {
+  host: string;
+  /** The request target as received, in origin-form. */
+  target: string;
+  urls: RequestUrls;
+  contentLength: number | undefined;
+  hasBody: boolean;
 }
 
 /** What the edge does with a request: answer a page itself, or send it to the origin. */
@@ -109,17 +120,34 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
   /**
    * Host → zone → plan → the WAF's verdict (events recorded): the page the edge answers itself, or where to
    * send the request. An upgrade request's body is not read (the bytes after its head belong to the tunnel).
+   * Answered at once when the Host's plan is cached and nothing inspects the request (the common case: no
+   * promise, no microtask); a promise otherwise.
    */
-  async function route(req: IncomingMessage, rayId: string, upgrade = false): Promise<Routed> {
+  function route(req: IncomingMessage, rayId: string, upgrade = false): Routed | Promise<Routed> {
     const host = hostOf(req.headers.host);
     if (!host) return { page: badRequestPage(rayId) };
     // RFC 9112 §3.2: more than one Host field line is a 400 (which host would the rules see?).
     if (hostFieldCount(req.rawHeaders) > 1)
       return { page: badRequestPage(rayId, 'The request has more than one Host header.') };
+    const cached = deps.engine.cachedPlanForHost(host);
+    if (cached !== undefined) return routeTo(req, rayId, upgrade, host, cached ?? undefined);
+    return planForHost(host).then((plan) => routeTo(req, rayId, upgrade, host, plan));
+  }
+
+  async function planForHost(host: string): Promise<ZonePlan | undefined> {
     const zoneId = await deps.engine.zoneIdForHost(host);
-    const plan = zoneId === undefined ? undefined : await deps.engine.planFor(zoneId);
+    return zoneId === undefined ? undefined : deps.engine.planFor(zoneId);
+  }
+
+  /** The rest of `route` once the Host's plan is known (undefined: no zone serves the Host). */
+  function routeTo(
+    req: IncomingMessage,
+    rayId: string,
+    upgrade: boolean,
+    host: string,
+    plan: ZonePlan | undefined,
+  ): Routed | Promise<Routed> {
     if (!plan) return { page: noZonePage(host, rayId) };
-    const origin = plan.zone.origin;
     // CONNECT's authority-form target goes to the rules as is (it is answered by the edge, never forwarded)
     const target = req.method === 'CONNECT' ? (req.url ?? '') : originForm(req.url ?? '/');
     if (target === undefined)
@@ -135,54 +163,83 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
     const hasBody =
       !upgrade &&
       ((contentLength !== undefined && contentLength > 0) || req.headers['transfer-encoding'] !== undefined);
+    if (plan.inspects) return inspect(req, rayId, plan, { host, target, urls, contentLength, hasBody });
+    const origin = plan.zone.origin;
+    if (!origin) return { page: noOriginPage(host, rayId) };
+    return { origin, path: urls.forwarded, host, body: hasBody ? req : undefined };
+  }
+
+  /** The plan's verdict on the request (its body buffered up to the inspection limit), events recorded. */
+  async function inspect(
+    req: IncomingMessage,
+    rayId: string,
+    plan: ZonePlan,
+    { host, target, urls, contentLength, hasBody }: Inspected,
+  ): Promise<Routed> {
     let body: BufferedBody | undefined;
-    if (plan.inspects) {
-      if (hasBody) body = await bufferBody(req, config.bodyLimit, contentLength);
-      const request: EdgeRequest = {
-        method: req.method ?? 'GET',
-        url: urls.inspected,
-        rawUrl: target,
-        httpVersion: req.httpVersion,
-        rawHeaders: req.rawHeaders,
-        ip: clientIp(req),
-        host,
-        scheme: 'http',
-        port: req.socket.localPort ?? 0,
-        ...(body ? { body: body.head } : {}),
-        bodyTruncated: body !== undefined && !body.complete,
-        rayId,
-        timestamp: deps.clock.now().getTime(),
-        zone: { name: plan.zone.name, plan: plan.zone.plan },
-      };
-      const verdict = deps.engine.evaluate(plan, request);
-      if (verdict.events.length > 0) {
-        const q = request.url.indexOf('?');
-        deps.recorder.record(
-          plan.zone.id,
-          request,
-          q < 0 ? request.url : request.url.slice(0, q),
-          q < 0 ? '' : request.url.slice(q + 1),
-          verdict.events,
-        );
-      }
-      if (verdict.terminal)
-        return {
-          page: terminalPage(verdict.terminal, host, rayId),
-          close: body !== undefined && !body.complete,
-        };
+    if (hasBody) body = await bufferBody(req, config.bodyLimit, contentLength);
+    const request: EdgeRequest = {
+      method: req.method ?? 'GET',
+      url: urls.inspected,
+      rawUrl: target,
+      httpVersion: req.httpVersion,
+      rawHeaders: req.rawHeaders,
+      ip: clientIp(req),
+      host,
+      scheme: 'http',
+      port: req.socket.localPort ?? 0,
+      ...(body ? { body: body.head } : {}),
+      bodyTruncated: body !== undefined && !body.complete,
+      rayId,
+      timestamp: deps.clock.now().getTime(),
+      zone: { name: plan.zone.name, plan: plan.zone.plan },
+    };
+    // a promise only when the CRS runs on the worker pool (an expensive request)
+    const evaluated = deps.engine.decide(plan, request);
+    const verdict = evaluated instanceof Promise ? await evaluated : evaluated;
+    if (verdict.events.length > 0) {
+      const q = request.url.indexOf('?');
+      deps.recorder.record(
+        plan.zone.id,
+        request,
+        q < 0 ? request.url : request.url.slice(0, q),
+        q < 0 ? '' : request.url.slice(q + 1),
+        verdict.events,
+      );
     }
+    if (verdict.terminal)
+      return {
+        page: terminalPage(verdict.terminal, host, rayId),
+        close: body !== undefined && !body.complete,
+      };
+    const origin = plan.zone.origin;
     if (!origin) return { page: noOriginPage(host, rayId) };
     return { origin, path: urls.forwarded, host, body: hasBody ? (body?.forward() ?? req) : undefined };
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  function handle(req: IncomingMessage, res: ServerResponse): void {
     const rayId = newRayId();
-    const routed = await route(req, rayId);
+    const routed = route(req, rayId);
+    if (routed instanceof Promise)
+      routed.then(
+        (r) => answer(req, res, r, rayId),
+        (error: unknown) => failed(req, res, error),
+      );
+    else answer(req, res, routed, rayId);
+  }
+
+  function answer(req: IncomingMessage, res: ServerResponse, routed: Routed, rayId: string): void {
     if ('page' in routed) {
       if (routed.close) res.shouldKeepAlive = false;
       return send(res, routed.page, rayId, req.method === 'HEAD');
     }
     forward(req, res, routed.origin, routed.path, routed.host, rayId, routed.body);
+  }
+
+  function failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+    deps.log.error({ err: error }, 'edge: request failed');
+    const rayId = newRayId();
+    send(res, badGatewayPage(hostOf(req.headers.host), rayId), rayId);
   }
 
   /** A WebSocket (or other) upgrade: through the WAF like any request, then tunnelled to the origin. */
@@ -269,11 +326,12 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.headersTimeoutMs / 4)),
     },
     (req, res) => {
-      handle(req, res).catch((error: unknown) => {
-        deps.log.error({ err: error }, 'edge: request failed');
-        const rayId = newRayId();
-        send(res, badGatewayPage(hostOf(req.headers.host), rayId), rayId);
-      });
+      serving(req, res); // for answerClientErrors
+      try {
+        handle(req, res);
+      } catch (error) {
+        failed(req, res, error);
+      }
     },
   );
   capConnectionsPerAddress(server, config.connectionsPerAddress);
@@ -284,7 +342,8 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => socket.destroy());
     const rayId = newRayId();
-    route(req, rayId, true)
+    // (an async step: a route that throws is a rejection, answered 502 below)
+    (async () => route(req, rayId, true))()
       .then((routed) => {
         const host = hostOf(req.headers.host);
         // RFC 9110 §9.3.6: a CONNECT target is host:port; anything else is a bad request

@@ -1,5 +1,6 @@
 import type { PlacesDeps } from '../deps.ts';
 import { invalidParameter } from '../errors.ts';
+import { mediaForFields } from '../media/endpoints.ts';
 import type { SearchQueryValues } from '../routes/schemas.ts';
 import { searchPlaces } from '../store/places-search.ts';
 import { decodeCursor, encodeCursor, paramsDigest } from './cursor.ts';
@@ -90,6 +91,8 @@ export async function search(deps: PlacesDeps, query: SearchQueryValues): Promis
 
   const rows = await searchPlaces(deps.db, plan);
   const page = rows.slice(0, params.limit);
+  const pageIds = page.map((row) => row.fsq_place_id);
+  const media = await mediaForFields(deps.db, pageIds, params.fields);
   const answer: SearchAnswer = {
     body: {
       results: page.map((row) =>
@@ -99,6 +102,7 @@ export async function search(deps: PlacesDeps, query: SearchQueryValues): Promis
           now,
           publicUrl: deps.publicUrl,
           ...(params.telFormat ? { telFormat: params.telFormat } : {}),
+          ...(media ? { media } : {}),
         }),
       ),
       context,
