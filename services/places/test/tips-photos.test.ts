@@ -96,6 +96,62 @@ describe('GET /places/{id}/tips', () => {
   });
 });
 
+describe('tips, photos and stats as fields of a place', () => {
+  it('search and details show them, stored tips and photos counted with the derived ones', async () => {
+    const fields = 'fsq_place_id,tips,photos,stats';
+    const before = await callPlaces(f, `/places/${popular.id}?fields=${fields}`);
+    const stats = before.body.stats as Record<string, number>;
+    await f.deps.db.query(
+      `INSERT INTO places_tips (fsq_tip_id, fsq_place_id, created_at, text, lang, agree_count, source)
+       VALUES ('${'c'.repeat(24)}', $1, '2025-06-16T12:00:00Z', 'Imported tip', 'en', 500, 'import')`,
+      [popular.id],
+    );
+    await f.deps.db.query(
+      `INSERT INTO places_photos (id, fsq_place_id, created_at, prefix, suffix, width, height, classifications)
+       VALUES ('${'d'.repeat(24)}', $1, '2025-06-16T12:00:00Z', 'https://img.example/', '/a.jpg', 640, 480, '{menu}')`,
+      [popular.id],
+    );
+    const after = await callPlaces(f, `/places/${popular.id}?fields=${fields}`);
+    expect(after.body.stats).toEqual({
+      ...stats,
+      total_tips: stats.total_tips! + 1,
+      total_photos: stats.total_photos! + 1,
+    });
+    expect((after.body.tips as Item[])[0]).toMatchObject({
+      fsq_tip_id: 'c'.repeat(24),
+      text: 'Imported tip',
+    });
+    const [newest] = await list(`/places/${popular.id}/tips?sort=NEWEST&limit=1&fields=text,agree_count`);
+    expect(newest).toEqual({ text: 'Imported tip', agree_count: 500 });
+    const [menu] = await list(`/places/${popular.id}/photos?sort=NEWEST&classifications=menu&limit=1`);
+    expect(menu).toEqual({
+      id: 'd'.repeat(24),
+      created_at: '2025-06-16T12:00:00.000Z',
+      prefix: 'https://img.example/',
+      suffix: '/a.jpg',
+      width: 640,
+      height: 480,
+      classifications: ['menu'],
+    });
+
+    const res = await callPlaces(
+      f,
+      `/places/search?ll=48.8566,2.3522&radius=20000&limit=20&fields=${fields}`,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const results = res.body.results!;
+    expect(results.length).toBeGreaterThan(0);
+    for (const r of results) {
+      expect(Object.keys(r.stats as object).sort()).toEqual(['total_photos', 'total_ratings', 'total_tips']);
+      expect((r.photos as Item[]).length).toBe(
+        Math.min(5, (r.stats as Record<string, number>).total_photos!),
+      );
+      const detail = await callPlaces(f, `/places/${r.fsq_place_id}?fields=${fields}`);
+      expect(detail.body).toEqual(r);
+    }
+  });
+});
+
 describe('GET /places/{id}/photos and the photo images', () => {
   it('answers photos with prefix, suffix, size and classifications; filters and sorts', async () => {
     const photos = await list(`/places/${eatery}/photos?limit=50`);
