@@ -4,12 +4,14 @@ import { normalizeName } from '../reference/normalize.ts';
 import { AUTOCOMPLETE_TYPES, type AutocompleteQueryValues } from '../routes/schemas.ts';
 import { placesByNamePrefix } from '../store/places-read.ts';
 import { parseFields } from './fields.ts';
+import { languagesNear, meaningOf } from './meaning.ts';
 import { type LatLng, parseLatLng } from './params.ts';
 import { renderPlace } from './render.ts';
 
 /**
  * `GET /autocomplete`: suggestions for 3+ characters of text, of three types: places (by name, nearest to
- * `ll` first), searches (categories and chains whose names start with the text) and geo (cities of the
+ * `ll` first), searches (categories the text names — search-terms.json — then categories and chains whose names
+ * start with the text) and geo (cities of the
  * gazetteer, most populous first). `ll` and `radius` bias the places; they never exclude.
  */
 
@@ -27,7 +29,9 @@ export async function autocomplete(deps: PlacesDeps, query: AutocompleteQueryVal
 
   const reference = deps.reference();
   const now = deps.clock.now();
-  const results: Record<string, unknown>[] = [];
+  const places: Record<string, unknown>[] = [];
+  const searches: Record<string, unknown>[] = [];
+  const geos: Record<string, unknown>[] = [];
   if (types.includes('place')) {
     const rows = await placesByNamePrefix(deps.db, text, ll, limit);
     const media = await mediaForFields(
@@ -37,7 +41,7 @@ export async function autocomplete(deps: PlacesDeps, query: AutocompleteQueryVal
     );
     for (const row of rows) {
       const secondary = [row.address, row.locality, row.country].filter(Boolean).join(', ');
-      results.push({
+      places.push({
         type: 'place',
         text: { primary: row.name, secondary, highlight: highlight(row.name, text) },
         link: `/places/${row.fsq_place_id}`,
@@ -53,11 +57,22 @@ export async function autocomplete(deps: PlacesDeps, query: AutocompleteQueryVal
   }
   if (types.includes('search')) {
     const key = normalizeName(text);
-    const categories = [...reference.categories.values()]
-      .filter((c) => c.level > 1 && normalizeName(c.name).startsWith(key))
-      .slice(0, 5);
+    // The categories the text names in English or the languages around ll ("coffee", "Apotheke"), then those
+    // whose English name starts with it.
+    const named = meaningOf(text, reference, languagesNear(deps.gazetteer().cities, undefined, ll));
+    const strong = new Set(named.strongCategoryIds);
+    const categories = [
+      ...new Set([
+        ...[...strong]
+          .map((id) => reference.categories.get(id)!)
+          .filter((c) => c.level > 1 && !strong.has(c.parentId ?? '')),
+        ...[...reference.categories.values()]
+          .filter((c) => c.level > 1 && normalizeName(c.name).startsWith(key))
+          .sort((a, b) => a.name.length - b.name.length || a.name.localeCompare(b.name)),
+      ]),
+    ].slice(0, 5);
     for (const c of categories) {
-      results.push({
+      searches.push({
         type: 'search',
         text: { primary: c.name, highlight: highlight(c.name, text) },
         search: { query: c.name, category: { fsq_category_id: c.id, name: c.name } },
@@ -67,7 +82,7 @@ export async function autocomplete(deps: PlacesDeps, query: AutocompleteQueryVal
       .filter((c) => normalizeName(c.name).startsWith(key))
       .slice(0, 5);
     for (const c of chains) {
-      results.push({
+      searches.push({
         type: 'search',
         text: { primary: c.name, highlight: highlight(c.name, text) },
         search: { query: c.name, chain: { fsq_chain_id: c.id, name: c.name } },
@@ -77,7 +92,7 @@ export async function autocomplete(deps: PlacesDeps, query: AutocompleteQueryVal
   if (types.includes('geo')) {
     for (const city of deps.gazetteer().startingWith(text, 5)) {
       const secondary = [city.region, city.country].filter(Boolean).join(', ');
-      results.push({
+      geos.push({
         type: 'geo',
         text: { primary: city.name, secondary, highlight: highlight(city.name, text) },
         geo: {
@@ -89,5 +104,11 @@ export async function autocomplete(deps: PlacesDeps, query: AutocompleteQueryVal
       });
     }
   }
-  return { results: results.slice(0, limit) };
+  // Every kind asked for has a share of the page: up to 3 searches and 2 places of the map, places for the rest.
+  const searchShare = searches.slice(0, Math.min(3, limit));
+  const geoShare = geos.slice(0, Math.min(2, limit - searchShare.length));
+  const placeShare = places.slice(0, limit - searchShare.length - geoShare.length);
+  const rest = [...searches.slice(searchShare.length), ...geos.slice(geoShare.length)];
+  const page = [...placeShare, ...searchShare, ...geoShare];
+  return { results: [...page, ...rest.slice(0, limit - page.length)] };
 }

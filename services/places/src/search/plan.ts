@@ -1,5 +1,6 @@
 import { chordFor, cubeLiteral, EARTH_RADIUS_M, earthPoint } from '../data/earth.ts';
 import type { FieldName } from './fields.ts';
+import type { QueryMeaning } from './meaning.ts';
 import type { LatLng } from './params.ts';
 
 /** What the store runs: filters, the order, and where the page starts. Built from checked parameters. */
@@ -11,6 +12,8 @@ export interface SearchPlan {
   circle?: { center: LatLng; radius: number };
   rectangle?: { ne: LatLng; sw: LatLng };
   query?: string;
+  /** With query: the categories and chains it names (meaning.ts). */
+  meaning?: QueryMeaning;
   categoryIds: string[];
   chainIds: string[];
   excludeChainIds: string[];

@@ -1,9 +1,11 @@
 import type { PlacesDeps } from '../deps.ts';
 import { invalidParameter } from '../errors.ts';
 import { mediaForFields } from '../media/endpoints.ts';
+import type { City } from '../reference/cities.ts';
 import type { SearchQueryValues } from '../routes/schemas.ts';
 import { searchPlaces } from '../store/places-search.ts';
 import { decodeCursor, encodeCursor, paramsDigest } from './cursor.ts';
+import { languagesNear, meaningOf } from './meaning.ts';
 import { cityRadius, resolveNear } from './near.ts';
 import { parseSearchParams, type SearchParams } from './params.ts';
 import { type Order, rectangleCenter, type SearchPlan } from './plan.ts';
@@ -54,12 +56,14 @@ export async function search(deps: PlacesDeps, query: SearchQueryValues): Promis
     fields: params.fields,
   };
   const context: Record<string, unknown> = {};
+  let nearCity: City | undefined;
   if (params.ll) {
     const radius = params.radius ?? DEFAULT_RADIUS;
     plan.origin = params.ll;
     plan.circle = { center: params.ll, radius };
   } else if (params.near) {
     const city = resolveNear(deps.gazetteer(), params.near);
+    nearCity = city;
     const center = { latitude: city.latitude, longitude: city.longitude };
     plan.origin = center;
     plan.circle = { center, radius: params.radius ?? cityRadius(city) };
@@ -70,7 +74,11 @@ export async function search(deps: PlacesDeps, query: SearchQueryValues): Promis
   }
   if (plan.circle)
     context.geo_bounds = { circle: { center: plan.circle.center, radius: plan.circle.radius } };
-  if (params.query !== undefined) plan.query = params.query;
+  if (params.query !== undefined) {
+    plan.query = params.query;
+    const languages = languagesNear(deps.gazetteer().cities, nearCity, plan.origin);
+    plan.meaning = meaningOf(params.query, reference, languages);
+  }
   if (params.minPrice !== undefined) plan.minPrice = params.minPrice;
   if (params.maxPrice !== undefined) plan.maxPrice = params.maxPrice;
   if (params.openAt !== undefined) plan.openAtMinute = params.openAt;

@@ -47,18 +47,62 @@ function sortKey(
       return { expr: 'coalesce(rating, -1)::float8', dir: 'DESC' };
     case 'popularity':
       return { expr: 'coalesce(popularity, -1)::float8', dir: 'DESC' };
-    case 'relevance': {
-      const q = p.add(plan.query!.toLowerCase());
-      const near =
-        origin && plan.circle
-          ? ` + 0.5 * (1 - least((pt <-> ${origin}::cube) / ${p.add(chordFor(plan.circle.radius) || 1)}::float8, 1))`
-          : '';
-      return {
-        expr: `(similarity(${q}, lower(name)) + word_similarity(${q}, search_text) + 0.5 * coalesce(popularity, 0)${near})::float8`,
-        dir: 'DESC',
-      };
-    }
+    case 'relevance':
+      return { expr: relevance(p, plan, origin), dir: 'DESC' };
   }
+}
+
+/**
+ * sort=RELEVANCE, documented in docs/places-relevance.md: 0.6 × text + 0.3 × nearness + 0.1 × quality, where
+ * - text is the best of: the name's match, 0.4 × similarity + 0.6 × word_similarity of the query and the name
+ *   (trigrams: 1 for the exact name, about 0.6–0.9 when the query is a word or the start of it); 0.7 when the
+ *   place is in a category the query names (its name in English or the country's languages, an alias, an
+ *   everyday word); 0.5 when the query is only a search term of its category; 0.6 when it is of a chain the
+ *   query names; 0.3 when it is of the kind of such a chain (a café for "Starbucks");
+ * - nearness is 1 km / (1 km + distance): 1 at the origin, ½ at 1 km, ¼ at 3 km; 0 without an origin;
+ * - quality is (popularity + rating / 10) / 2, both 0 when unknown.
+ */
+function relevance(p: Params, plan: SearchPlan, origin: string | undefined): string {
+  const q = p.add(plan.query!.toLowerCase());
+  const meaning = plan.meaning;
+  const text = [`0.4 * similarity(${q}, lower(name)) + 0.6 * word_similarity(${q}, lower(name))`];
+  if (meaning && meaning.strongCategoryIds.length > 0)
+    text.push(
+      `CASE WHEN fsq_category_ids && ${p.add(meaning.strongCategoryIds)}::text[] THEN 0.7 ELSE 0 END`,
+    );
+  if (meaning && meaning.weakCategoryIds.length > 0)
+    text.push(`CASE WHEN fsq_category_ids && ${p.add(meaning.weakCategoryIds)}::text[] THEN 0.5 ELSE 0 END`);
+  if (meaning && meaning.chainIds.length > 0)
+    text.push(`CASE WHEN fsq_chain_ids && ${p.add(meaning.chainIds)}::text[] THEN 0.6 ELSE 0 END`);
+  if (meaning && meaning.chainCategoryIds.length > 0)
+    text.push(`CASE WHEN fsq_category_ids && ${p.add(meaning.chainCategoryIds)}::text[] THEN 0.3 ELSE 0 END`);
+  const best = text.length === 1 ? text[0] : `greatest(${text.join(', ')})`;
+  const near = origin ? ` + 0.3 * (1000 / (1000 + (pt <-> ${origin}::cube)))` : '';
+  return `(0.6 * (${best})${near} + 0.05 * (coalesce(popularity, 0) + coalesce(rating, 0) / 10))::float8`;
+}
+
+/**
+ * What `query` matches: the search text (name, category and chain names) by substring or trigram
+ * word-similarity, the names of the chains the query names, and the categories it names (by id, in the same
+ * GiST index as the point and the trigrams).
+ */
+function queryMatch(p: Params, plan: SearchPlan): string {
+  const arms = [
+    `search_text LIKE ${p.add(likePattern(plan.query!))}`,
+    `${p.add(plan.query!.toLowerCase())} <% search_text`,
+  ];
+  const meaning = plan.meaning;
+  for (const name of meaning?.chainNames ?? []) arms.push(`search_text LIKE ${p.add(likePattern(name))}`);
+  const ids = [
+    ...(meaning?.strongCategoryIds ?? []),
+    ...(meaning?.weakCategoryIds ?? []),
+    ...(meaning?.chainCategoryIds ?? []),
+  ].filter((id) => SAFE_ID.test(id));
+  if (ids.length > 0)
+    arms.push(
+      `array_to_tsvector(fsq_category_ids) @@ ${p.add(ids.map((id) => `'${id}'`).join(' | '))}::tsquery`,
+    );
+  return `(${arms.join(' OR ')})`;
 }
 
 interface Conditions {
@@ -89,10 +133,7 @@ function conditions(p: Params, plan: SearchPlan, origin: string | undefined): Co
         : `(longitude >= ${west}::float8 OR longitude <= ${east}::float8)`,
     );
   }
-  if (plan.query !== undefined) {
-    const pattern = p.add(likePattern(plan.query));
-    filters.push(`(search_text LIKE ${pattern} OR ${p.add(plan.query.toLowerCase())} <% search_text)`);
-  }
+  if (plan.query !== undefined) filters.push(queryMatch(p, plan));
   if (plan.categoryIds.length > 0 && area.length > 0 && plan.categoryIds.every((id) => SAFE_ID.test(id))) {
     // Inside the box, the index also knows each place's categories (a tsvector of its ids): the places of
     // other categories are passed over in the index, without reading their rows.

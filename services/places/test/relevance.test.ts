@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gazetteer, generatePlaces } from '../src/index.ts';
+import { hexId } from '../src/reference/ids.ts';
+import { callPlaces, type PlacesFixture, startPlaces } from './helpers.ts';
+import { judge, loadJudged, summarize } from './relevance/judge.ts';
+
+/**
+ * Search finds what people mean (issue 20 §2): categories and their synonyms in the country's languages, chain
+ * names, a RELEVANCE order that mixes text, nearness and quality as documented, autocomplete's three kinds, and
+ * a floor on nDCG@10 over the judged queries of the cities generated here.
+ */
+const CITIES = ['Paris, FR', 'Berlin, DE', 'Rome, IT', 'Madrid, ES', 'New York City, US', 'Tokyo, JP'];
+let f: PlacesFixture;
+
+const city = (name: string) => gazetteer().resolve(name)!;
+const ll = (name: string) => `${city(name).latitude},${city(name).longitude}`;
+const FIELDS = 'fsq_place_id,name,categories,chains,distance,popularity,rating';
+
+beforeAll(async () => {
+  f = await startPlaces();
+  await generatePlaces(f.deps.db, { count: 2400, seed: 'relevance', cities: CITIES.map(city) });
+}, 120_000);
+afterAll(async () => {
+  await f.close();
+});
+
+/** The category ids of a preset and its descendants. */
+function categoryIds(...presets: string[]): Set<string> {
+  const reference = f.places.deps.reference();
+  return new Set(presets.flatMap((p) => reference.withDescendants(hexId('category', p))));
+}
+
+const inCategory = (ids: Set<string>) => (r: Record<string, unknown>) =>
+  (r.categories as { fsq_category_id: string }[]).some((c) => ids.has(c.fsq_category_id));
+
+async function search(params: Record<string, string>) {
+  const res = await callPlaces(f, `/places/search?${new URLSearchParams({ fields: FIELDS, ...params })}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.results!;
+}
+
+describe('a query matches what places are', () => {
+  it('"coffee" near Paris finds cafés', async () => {
+    const results = await search({ query: 'coffee', ll: ll('Paris, FR'), radius: '5000' });
+    const cafes = categoryIds('amenity/cafe', 'shop/coffee');
+    expect(results.length).toBeGreaterThanOrEqual(3);
+    expect(results.every(inCategory(cafes))).toBe(true);
+  });
+
+  it('finds the same cafés by "cafe", "café" and "cafes"', async () => {
+    const cafes = categoryIds('amenity/cafe');
+    for (const query of ['cafe', 'café', 'cafes']) {
+      const results = await search({ query, ll: ll('Paris, FR'), radius: '5000' });
+      expect(results.length, query).toBeGreaterThan(0);
+      expect(results.filter(inCategory(cafes)).length, query).toBeGreaterThanOrEqual(results.length - 1);
+    }
+  });
+
+  it('understands the language of the country searched in', async () => {
+    const pharmacies = categoryIds('amenity/pharmacy');
+    const apotheke = await search({ query: 'Apotheke', ll: ll('Berlin, DE'), radius: '8000' });
+    expect(apotheke.length).toBeGreaterThan(0);
+    expect(apotheke.every(inCategory(pharmacies))).toBe(true);
+    const pharmacie = await search({ query: 'pharmacie', near: 'Paris, FR' });
+    expect(pharmacie.length).toBeGreaterThan(0);
+    expect(pharmacie.every(inCategory(pharmacies))).toBe(true);
+    const farmacia = await search({ query: 'farmacia', ll: ll('Rome, IT'), radius: '8000' });
+    expect(farmacia.length).toBeGreaterThan(0);
+    expect(farmacia.every(inCategory(pharmacies))).toBe(true);
+    // German is not a language of France: there "Apotheke" is only a word.
+    const inParis = await search({ query: 'Apotheke', ll: ll('Paris, FR'), radius: '8000' });
+    expect(inParis.filter(inCategory(pharmacies))).toEqual([]);
+  });
+
+  it('finds fuel by "gas", "petrol" and "fuel"', async () => {
+    const fuel = categoryIds('amenity/fuel');
+    for (const query of ['gas', 'petrol', 'fuel']) {
+      const results = await search({ query, near: 'New York City, US' });
+      expect(results.length, query).toBeGreaterThan(0);
+      expect(results.every(inCategory(fuel)), query).toBe(true);
+    }
+  });
+
+  it('finds a chain by its name, even where a place of it is named otherwise', async () => {
+    const { rows } = await f.deps.db.query<{ fsq_place_id: string; chain: string }>(
+      `SELECT fsq_place_id, fsq_chain_ids[1] AS chain FROM places
+        WHERE cardinality(fsq_chain_ids) > 0 AND country = 'FR' ORDER BY fsq_place_id LIMIT 1`,
+    );
+    const place = rows[0]!;
+    const chain = f.places.deps.reference().chains.get(place.chain)!;
+    await f.deps.db.query(`UPDATE places SET name = 'Le Coin du Quartier' WHERE fsq_place_id = $1`, [
+      place.fsq_place_id,
+    ]);
+    const results = await search({ query: chain.name, near: 'Paris, FR', limit: '50' });
+    const found = results.find((r) => r.fsq_place_id === place.fsq_place_id);
+    expect(found, `${chain.name} in ${JSON.stringify(results.map((r) => r.name))}`).toBeDefined();
+    expect((found!.chains as { name: string }[]).map((c) => c.name)).toContain(chain.name);
+  });
+});
+
+describe('sort=RELEVANCE', () => {
+  it('puts the place named exactly as the query first', async () => {
+    const { rows } = await f.deps.db.query<{ fsq_place_id: string; name: string }>(
+      `SELECT fsq_place_id, name FROM places WHERE locality = 'Berlin' ORDER BY popularity DESC NULLS LAST, fsq_place_id LIMIT 1`,
+    );
+    const results = await search({ query: rows[0]!.name, near: 'Berlin, DE' });
+    expect(results[0]!.fsq_place_id).toBe(rows[0]!.fsq_place_id);
+  });
+
+  it('orders category matches by nearness and quality, as documented', async () => {
+    // Places matched only through their category (no word of the query in the name) score
+    // 0.6 × 0.7 + 0.3 × 1 km / (1 km + distance) + 0.05 × (popularity + rating / 10).
+    const results = await search({ query: 'pharmacy', ll: ll('Paris, FR'), radius: '10000', limit: '50' });
+    const byCategory = results.filter((r) => !/pharm/i.test(r.name as string));
+    expect(byCategory.length).toBeGreaterThan(2);
+    const score = (r: Record<string, unknown>) =>
+      0.42 +
+      (0.3 * 1000) / (1000 + (r.distance as number)) +
+      0.05 * (((r.popularity as number) ?? 0) + ((r.rating as number) ?? 0) / 10);
+    const scores = byCategory.map(score);
+    for (let i = 1; i < scores.length; i++) expect(scores[i]!).toBeLessThanOrEqual(scores[i - 1]! + 0.002);
+  });
+});
+
+describe('autocomplete', () => {
+  it('returns places, categories and geographies', async () => {
+    const { rows } = await f.deps.db.query<{ fsq_place_id: string }>(
+      `SELECT fsq_place_id FROM places WHERE locality = 'Paris' ORDER BY fsq_place_id LIMIT 1`,
+    );
+    await f.deps.db.query(
+      `UPDATE places SET name = 'Parc Café', search_text = 'parc café' WHERE fsq_place_id = $1`,
+      [rows[0]!.fsq_place_id],
+    );
+    const res = await callPlaces(f, `/autocomplete?query=Par&ll=${ll('Paris, FR')}`);
+    expect(res.status).toBe(200);
+    const results = res.body.results as { type: string; text: { primary: string } }[];
+    expect(results.filter((r) => r.type === 'place').map((r) => r.text.primary)).toContain('Parc Café');
+    expect(results.filter((r) => r.type === 'search').map((r) => r.text.primary)).toContain('Park');
+    expect(results.find((r) => r.type === 'geo')?.text.primary).toBe('Paris');
+  });
+
+  it('suggests the category a synonym names', async () => {
+    const res = await callPlaces(f, `/autocomplete?query=coffee&ll=${ll('Paris, FR')}&types=search`);
+    expect(res.status).toBe(200);
+    const searches = res.body.results as { search: { category?: { name: string } } }[];
+    expect(searches.map((s) => s.search.category?.name)).toContain('Cafe');
+  });
+});
+
+describe('the judged queries', () => {
+  it('keep nDCG@10 above the floor measured on this data', async () => {
+    const queries = loadJudged().filter((q) => CITIES.includes(q.city));
+    const judgements = [];
+    for (const q of queries) {
+      judgements.push(
+        await judge(
+          {
+            db: f.deps.db,
+            reference: f.places.deps.reference(),
+            gazetteer: gazetteer(),
+            async search(params) {
+              const res = await callPlaces(f, `/places/search?${new URLSearchParams(params)}`);
+              expect(res.status).toBe(200);
+              return res.body.results!;
+            },
+          },
+          q,
+        ),
+      );
+    }
+    const summary = summarize(judgements);
+    expect(summary.scored).toBeGreaterThan(60);
+    expect(
+      summary.overall,
+      JSON.stringify(summary.worst.map((j) => [j.query, j.city, j.ndcg])),
+    ).toBeGreaterThan(0.7);
+  });
+});
