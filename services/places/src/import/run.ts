@@ -7,9 +7,11 @@ import { type Category, pluralOf } from '../reference/category.ts';
 import { hexId } from '../reference/ids.ts';
 import { ensureReferenceData } from '../reference/reference.ts';
 import { estimatedPlaces, withIndexesRebuilt, worthRebuilding } from '../store/bulk-load.ts';
+import { insertPhotos, insertTips } from '../store/media.ts';
 import { writePlaces } from '../store/places-write.ts';
 import { upsertCategories } from '../store/reference.ts';
 import { readCsv } from './csv.ts';
+import { MEDIA_COLUMNS, mediaOfRow, type RowMedia } from './media.ts';
 import { parquetColumns, parquetRowCount, readParquet } from './parquet.ts';
 import { BadRow, REQUIRED_COLUMNS, type RowValue, toPlaceRecord } from './row.ts';
 
@@ -75,7 +77,7 @@ function checkColumns(path: string, columns: readonly string[]) {
 async function* sourceRows(path: string, format: 'parquet' | 'csv'): AsyncGenerator<SourceRow> {
   if (format === 'parquet') {
     checkColumns(path, await parquetColumns(path));
-    for await (const { row, values } of readParquet(path, DATASET_COLUMNS))
+    for await (const { row, values } of readParquet(path, [...DATASET_COLUMNS, ...MEDIA_COLUMNS]))
       yield { where: `row ${row}`, values };
     return;
   }
@@ -133,6 +135,12 @@ function categoriesFrom(records: Iterable<PlaceRecord>, known: Map<string, Categ
   }
 }
 
+async function writeMedia(tx: Queryable, media: readonly RowMedia[]) {
+  if (media.length === 0) return;
+  await insertTips(tx, media.flatMap((m) => m.tips));
+  await insertPhotos(tx, media.flatMap((m) => m.photos));
+}
+
 export async function importPlacesFile(
   db: Db,
   path: string,
@@ -159,6 +167,8 @@ export async function importPlacesFile(
 
   await inTransaction(async (tx) => {
     let batch: PlaceRecord[] = [];
+    // Tips and photos of the batch's rows, where the file has them (import/media.ts).
+    let media: RowMedia[] = [];
     let rows = 0;
     // The file is read on while the database writes the previous batch.
     let writing: Promise<void> | undefined;
@@ -170,7 +180,9 @@ export async function importPlacesFile(
           if (c.source === 'import' && !newCategories.has(id)) newCategories.set(id, c);
       }
       await writing;
-      writing = writePlaces(tx, batch, () => undefined);
+      const batchMedia = media;
+      writing = writePlaces(tx, batch, () => undefined).then(() => writeMedia(tx, batchMedia));
+      media = [];
       writing.catch(() => undefined); // awaited by the next flush or at the end
       result.imported += batch.length;
       batch = [];
@@ -179,7 +191,10 @@ export async function importPlacesFile(
       rows++;
       try {
         if (typeof source.values.__error === 'string') throw new BadRow(source.values.__error);
-        batch.push(toPlaceRecord(source.values));
+        const record = toPlaceRecord(source.values);
+        const rowMedia = mediaOfRow(record.fsq_place_id, source.values);
+        batch.push(record);
+        if (rowMedia.tips.length > 0 || rowMedia.photos.length > 0) media.push(rowMedia);
       } catch (error) {
         if (!(error instanceof BadRow)) throw error;
         result.bad++;
