@@ -14,8 +14,9 @@
  * name of another preset in that language (the French café's "restaurant", the English restaurant's "cafe") is
  * left out: a person typing it means that other preset.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { countries } from 'countries-list';
 import { hexId } from '../services/places/src/reference/ids.ts';
 import { normalizeName } from '../services/places/src/reference/normalize.ts';
@@ -88,11 +89,16 @@ const split = (text: string | undefined, by: RegExp) =>
 
 function main() {
   const known = new Set(buildTaxonomy().map((e) => e.id));
-  const presets = require('@openstreetmap/id-tagging-schema/dist/presets.min.json') as Record<
-    string,
-    unknown
-  >;
-  const venues = Object.keys(presets).filter((id) => known.has(hexId('category', id)));
+  // Its English translation names every preset.
+  const dir = fileURLToPath(
+    new URL(
+      '.',
+      pathToFileURL(require.resolve('@openstreetmap/id-tagging-schema/dist/translations/en.min.json')),
+    ),
+  );
+  const venues = Object.keys(presetTexts(`${dir}en.min.json`)).filter((id) =>
+    known.has(hexId('category', id)),
+  );
 
   const countryLanguages: Record<string, string[]> = {};
   const wanted = new Set(['en']);
@@ -102,11 +108,8 @@ function main() {
   }
 
   // Every translation file of a wanted language (fr, and pt with pt-BR, zh with zh-CN …), merged by language.
-  const dir = require
-    .resolve('@openstreetmap/id-tagging-schema/dist/translations/en.min.json')
-    .replace(/en\.min\.json$/, '');
   const byLanguage = new Map<string, { names: Map<string, Set<string>>; terms: Map<string, Set<string>> }>();
-  const files = readdir(dir).filter((f) => f.endsWith('.min.json') && f !== 'index.min.json');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.min.json') && f !== 'index.min.json');
   for (const file of files) {
     const language = file.replace(/\.min\.json$/, '').split(/[-@]/)[0]!;
     if (!wanted.has(language)) continue;
@@ -126,10 +129,11 @@ function main() {
   for (const [term, ids] of Object.entries(EVERYDAY)) for (const id of ids) addTo(english.names, term, id);
   for (const [language, words] of Object.entries(EVERYDAY_LOCAL)) {
     const entry = byLanguage.get(language);
-    for (const [term, ids] of Object.entries(words)) for (const id of ids) entry && addTo(entry.names, term, id);
+    if (!entry) continue;
+    for (const [term, ids] of Object.entries(words)) for (const id of ids) addTo(entry.names, term, id);
   }
-  // The leading words of a longer name are a search term of it: "ice cream" (Ice Cream Shop), "fast" no (one
-  // short word), "sports" (Sports Centre).
+  // The leading words of a longer name (4 characters or more) are a search term of it: "ice cream" (Ice Cream
+  // Shop), "sports" (Sports Centre).
   for (const { names, terms: searchTerms } of byLanguage.values()) {
     for (const [name, ids] of [...names]) {
       const words = name.split(' ');
@@ -158,7 +162,7 @@ function main() {
   }
 
   const schemaVersion = (
-    JSON.parse(readFileSync(require.resolve('@openstreetmap/id-tagging-schema/package.json'), 'utf8')) as {
+    JSON.parse(readFileSync(`${dir}../../package.json`, 'utf8')) as {
       version: string;
     }
   ).version;
@@ -177,10 +181,6 @@ function addTo(map: Map<string, Set<string>>, term: string, id: string) {
   const set = map.get(term) ?? new Set<string>();
   set.add(id);
   map.set(term, set);
-}
-
-function readdir(dir: string): string[] {
-  return require('node:fs').readdirSync(dir) as string[];
 }
 
 main();
