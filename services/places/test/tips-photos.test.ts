@@ -152,6 +152,34 @@ describe('tips, photos and stats as fields of a place', () => {
   });
 });
 
+describe('/openapi.json', () => {
+  it('documents the tips and photos endpoints with their parameters and answers', async () => {
+    type Operation = {
+      parameters: { name: string; in: string; schema: Record<string, unknown> }[];
+      responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
+    };
+    const spec = (await (await fetch(`${f.baseUrl}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const params = (path: string) =>
+      Object.fromEntries(spec.paths[path]!.get!.parameters.map((p) => [`${p.in}:${p.name}`, p.schema]));
+    const tips = params('/places/{fsq_place_id}/tips');
+    expect(tips['query:limit']).toMatchObject({ type: 'integer', minimum: 1, maximum: 50, default: 10 });
+    expect(tips['query:sort']).toMatchObject({ enum: ['POPULAR', 'NEWEST'] });
+    expect(tips['query:fields']!.pattern).toContain('disagree_count');
+    const photos = params('/places/{fsq_place_id}/photos');
+    expect(photos['query:classifications']!.pattern).toContain('food_or_drink');
+    const answer =
+      spec.paths['/places/{fsq_place_id}/photos']!.get!.responses['200']!.content!['application/json']!
+        .schema;
+    expect(answer).toMatchObject({
+      type: 'array',
+      items: { required: expect.arrayContaining(['prefix', 'suffix']) },
+    });
+    expect(Object.keys(spec.paths).some((p) => p.startsWith('/places-photos'))).toBe(false);
+  });
+});
+
 describe('GET /places/{id}/photos and the photo images', () => {
   it('answers photos with prefix, suffix, size and classifications; filters and sorts', async () => {
     const photos = await list(`/places/${eatery}/photos?limit=50`);
