@@ -218,6 +218,7 @@ function compile(
     parentId: parent?.id ?? 0,
     suppressScore: false,
     plans: [],
+    missBit: -1,
   };
   return { rule, chain: b.chain };
 }

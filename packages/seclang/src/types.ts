@@ -33,6 +33,11 @@ export interface OperatorFn {
    * non-match, for a value that misses one. The operator itself stays exact without it.
    */
   prefilter?: Prefilter;
+  /**
+   * The result depends on the input alone (no macro, no transaction state), and a call that returns
+   * false changes nothing: the engine may remember that a value does not match (engine/value-cache.ts).
+   */
+  pure?: boolean;
 }
 
 export interface OperatorDef {
@@ -190,4 +195,9 @@ export interface Rule {
   suppressScore: boolean;
   /** Per target, what the engine needs to read it (set by RuleSet.finalize). */
   plans: TargetPlan[];
+  /**
+   * The link's bit in a value's record of links known not to match it (set by RuleSet.finalize):
+   * -1 unless the operator is pure and not negated.
+   */
+  missBit: number;
 }

@@ -2,6 +2,8 @@
 // actions, DetectionOnly, load errors, overrides, limits and the time budget.
 import { describe, expect, it } from 'vitest';
 import { loadCrsSync, loadRules, type WafRequest } from '../src/index.ts';
+import { registerOperator } from '../src/operators/index.ts';
+import type { OperatorFn } from '../src/types.ts';
 import { get, post } from './fixtures.ts';
 
 const DEFAULTS = 'SecDefaultAction "phase:1,log,pass"\nSecDefaultAction "phase:2,log,pass"\n';
@@ -171,13 +173,57 @@ describe('limits and time budget', () => {
 
   it('checks the CPU budget between large values within one rule', () => {
     // (a+)\1b costs tens of ms on 1,000 a's (no linear fallback for a backreference); the spaces make
-    // each value large. One rule, three such values.
+    // each value large. One rule, three such values (distinct: a value known not to match is not run again).
     const rules = 'SecRule ARGS "@rx (a+)\\1b" "id:1,phase:1,pass,nolog"';
     const run = `b${'a'.repeat(1_000)}${'+'.repeat(4_000)}`;
-    const req = get(`/?x=${run}&y=${run}&z=${run}`);
+    const req = get(`/?x=${run}x&y=${run}y&z=${run}z`);
     const r = loadRules(rules, { timeBudgetMs: 1, onTimeout: 'block' }).evaluate(req);
     expect(r).toMatchObject({ timedOut: true, decision: 'block', status: 503 });
     expect(loadRules(rules, { timeBudgetMs: 10_000 }).evaluate(req).timedOut).toBeUndefined();
+  });
+});
+
+describe('values known not to match', () => {
+  // An operator that records each value it is given; pure: its result depends on the value alone.
+  const seen: string[] = [];
+  registerOperator({
+    name: 'recordedStreq',
+    compile(arg) {
+      const fn: OperatorFn = (_tx, input) => {
+        seen.push(input);
+        return input === arg;
+      };
+      fn.pure = true;
+      return fn;
+    },
+  });
+
+  it('runs a pure operator once per distinct value, in one request and the next, and still reports every match', () => {
+    const waf = loadRules(`${DEFAULTS}SecRule ARGS "@recordedStreq bad" "id:1,phase:1,pass,t:lowercase"`);
+    seen.length = 0;
+    expect(waf.evaluate(get('/?a=ok&b=ok&c=BAD')).matchedRules.map((m) => m.id)).toEqual([1]);
+    expect(seen).toEqual(['ok', 'bad']);
+    seen.length = 0;
+    const again = waf.evaluate(get('/?x=ok&y=BAD'));
+    expect(again.matchedRules).toMatchObject([{ id: 1, matchedVar: 'ARGS:y' }]);
+    expect(seen).toEqual(['bad']);
+    // another rule with the same operator has its own knowledge
+    const other = loadRules(`${DEFAULTS}SecRule ARGS "@recordedStreq ok" "id:2,phase:1,pass"`);
+    seen.length = 0;
+    expect(other.evaluate(get('/?a=ok')).matchedRules.map((m) => m.id)).toEqual([2]);
+    expect(seen).toEqual(['ok']);
+  });
+
+  it('remembers nothing for a negated operator, nor for one whose argument reads the transaction', () => {
+    const negated = loadRules(`${DEFAULTS}SecRule ARGS "!@recordedStreq ok" "id:1,phase:1,pass"`);
+    seen.length = 0;
+    negated.evaluate(get('/?a=ok'));
+    expect(negated.evaluate(get('/?a=ok&b=no')).matchedRules.map((m) => m.id)).toEqual([1]);
+    expect(seen).toEqual(['ok', 'ok', 'no']);
+    const macro = loadRules(`${DEFAULTS}SecAction "id:1,phase:1,nolog,pass,setvar:tx.want=%{ARGS.want}"
+SecRule ARGS:v "@streq %{tx.want}" "id:2,phase:1,pass"`);
+    expect(macro.evaluate(get('/?want=a&v=b')).matchedRules.map((m) => m.id)).toEqual([]);
+    expect(macro.evaluate(get('/?want=b&v=b')).matchedRules.map((m) => m.id)).toEqual([2]);
   });
 });
 

@@ -26,6 +26,17 @@ function onMatch(tx: Transaction, link: Rule, name: string, value: string): void
 
 const NO_STEPS = new Int32Array(0);
 
+/** Whether `rec` is known not to match the link of `bit` (value-cache.ts: shared between requests). */
+function knownMiss(rec: ValueRec, bit: number): boolean {
+  const m = rec.misses;
+  return m !== undefined && (m[bit >> 5]! & (1 << (bit & 31))) !== 0;
+}
+
+function markMiss(tx: Transaction, rec: ValueRec, bit: number): void {
+  rec.misses ??= new Int32Array(tx.ruleset.missWords);
+  rec.misses[bit >> 5]! |= 1 << (bit & 31);
+}
+
 /** Whether a value with raw class bits (lo, hi) may pass `pre` once transformed by `chain`. */
 function mayPass(
   pre: Prefilter,
@@ -99,7 +110,9 @@ const OUT_OF_BUDGET = 2;
  * The link over one target's values. With `early` (a prefilter and no negation), what the
  * transformations can make of the raw classes rules out the whole target, or a value, before
  * anything is transformed (`steps`, the transfer of the whole chain, also covers the intermediate
- * values multiMatch tries along `path`).
+ * values multiMatch tries along `path`). A link with a pure operator remembers, in a value's record,
+ * that the value does not match it (`missBit`): the value's next appearance, in this request or a later
+ * one, is passed over.
  */
 function matchTarget(
   tx: Transaction,
@@ -119,9 +132,11 @@ function matchTarget(
     if (!tv.hasBits) setUnionBits(tv);
     if (!mayPass(pre, chain, steps, tv.lo, tv.hi)) return NO_MATCH;
   }
+  const missBit = link.missBit;
   let result = NO_MATCH;
   for (let i = 0; i < recs.length; i++) {
     const raw = recs[i]!;
+    if (missBit >= 0 && knownMiss(raw, missBit)) continue;
     if (spentBefore(tx, raw.s)) return OUT_OF_BUDGET;
     if (early) {
       if (!raw.hasBits) setClassBits(raw);
@@ -129,6 +144,7 @@ function matchTarget(
     }
     if (link.multiMatch) {
       if (matchEachStep(tx, link, raw, path, plan, tv.keys[i]!)) result = MATCHED;
+      else if (missBit >= 0) markMiss(tx, raw, missBit);
       continue;
     }
     // Inline, not a call per value: this is the innermost loop of the engine.
@@ -142,7 +158,7 @@ function matchTarget(
     if (hit !== link.negated) {
       result = MATCHED;
       onMatch(tx, link, targetName(plan, tv.keys[i]!), rec.s);
-    }
+    } else if (missBit >= 0) markMiss(tx, raw, missBit);
   }
   return result;
 }

@@ -3,6 +3,7 @@
 
 import type { Rule, Target, TargetPlan } from '../types.ts';
 import { defaultEngineConfig, type EngineConfig } from './config.ts';
+import { ValueCache } from './value-cache.ts';
 
 /** A phase list item: a rule, or a marker name. */
 export type PhaseItem = Rule | string;
@@ -19,6 +20,10 @@ export class RuleSet {
   jumps: Int32Array[] = [];
   /** Count of cacheable targets (slots of the per-transaction target cache). */
   targetSlots = 0;
+  /** Int32 words of a value's record of links known not to match it (Rule.missBit). */
+  missWords = 0;
+  /** Records of short values, shared by every request (value-cache.ts). */
+  readonly values = new ValueCache();
 
   addRule(rule: Rule): void {
     const list = this.phases[rule.phase];
@@ -54,8 +59,10 @@ export class RuleSet {
   /** Resolves skipAfter targets and cache slots; call after the last change to the rule lists. */
   finalize(): void {
     const slots = new Map<string, number>();
+    let missBits = 0;
     for (const rule of this.rules()) {
       for (let link: Rule | undefined = rule; link; link = link.chained) {
+        link.missBit = link.operator.pure && !link.negated ? missBits++ : -1;
         link.plans = link.targets.map((t): TargetPlan => {
           const name = t.variable.name;
           const key = t.selector.kind === 'key' ? t.selector : undefined;
@@ -84,6 +91,8 @@ export class RuleSet {
       }
     }
     this.targetSlots = slots.size;
+    this.missWords = (missBits + 31) >> 5;
+    this.values.clear();
     this.jumps = this.phases.map((list) => {
       const jumps = new Int32Array(list.length).fill(-1);
       list.forEach((item, i) => {

@@ -67,6 +67,8 @@ export class ValueRec {
   lo = 0;
   hi = 0;
   hasBits = false;
+  /** Bit `link.missBit` set: that link is known not to match this value (see evaluate-rule.ts). */
+  misses: Int32Array | undefined = undefined;
 
   constructor(readonly s: string) {}
 }
@@ -92,8 +94,10 @@ export function setClassBits(rec: ValueRec): void {
   rec.hasBits = true;
 }
 
-/** The record of `value` in this transaction. */
+/** The record of `value` in this transaction: shared with other requests when it is short. */
 export function recFor(tx: Transaction, value: string): ValueRec {
+  const shared = tx.ruleset.values;
+  if (value.length <= shared.maxLength) return shared.rec(value);
   let rec = tx.transformCache.get(value);
   if (!rec) {
     rec = new ValueRec(value);

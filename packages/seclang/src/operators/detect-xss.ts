@@ -10,6 +10,7 @@ export const detectXSS: OperatorDef = {
     const fn: OperatorFn = (_tx, input) => detect(input);
     // the detector reads nothing without a '<' (text) or a '=' (attributes)
     fn.prefilter = anyOfPrefilter('<=');
+    fn.pure = true;
     return fn;
   },
 };

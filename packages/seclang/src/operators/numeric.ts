@@ -10,7 +10,9 @@ function numeric(name: string, cmp: (a: number, b: number) => boolean): Operator
     compile(arg): OperatorFn {
       if (!hasMacro(arg)) {
         const n = toInt(arg.trim());
-        return (_tx, input) => cmp(toInt(input), n);
+        const fn: OperatorFn = (_tx, input) => cmp(toInt(input), n);
+        fn.pure = true;
+        return fn;
       }
       const expand = compileMacro(arg);
       return (tx, input) => cmp(toInt(input), toInt(expand(tx, undefined)));

@@ -12,6 +12,7 @@ export function phraseMatcher(phrases: readonly string[]): OperatorFn {
     if (hit !== undefined && tx.capture) tx.setCapture(0, hit);
     return hit !== undefined;
   };
+  fn.pure = true;
   const prefilter = phrasePrefilter(phrases);
   if (prefilter) fn.prefilter = prefilter;
   return fn;

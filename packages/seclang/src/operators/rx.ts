@@ -28,6 +28,7 @@ export const rx: OperatorDef = {
     if (!hasMacro(arg)) {
       const r = routed(compilePcre(arg));
       const fn: OperatorFn = (tx, input) => run(r, tx, input);
+      fn.pure = true;
       const prefilter = regexPrefilter(r.re);
       if (prefilter) fn.prefilter = prefilter;
       return fn;

@@ -1,6 +1,6 @@
 // streq, beginsWith, endsWith, contains, within, containsWord: string tests against the
 // macro-expanded argument. Example: SecRule REQUEST_METHOD "!@within %{tx.allowed_methods}" "id:1"
-import { compileMacro } from '../macros.ts';
+import { compileMacro, hasMacro } from '../macros.ts';
 import type { OperatorDef, OperatorFn } from '../types.ts';
 
 function stringOp(name: string, test: (input: string, arg: string) => boolean): OperatorDef {
@@ -8,12 +8,14 @@ function stringOp(name: string, test: (input: string, arg: string) => boolean): 
     name,
     compile(arg): OperatorFn {
       const expand = compileMacro(arg);
-      return (tx, input) => {
+      const fn: OperatorFn = (tx, input) => {
         const value = expand(tx, undefined);
         const ok = test(input, value);
         if (ok && tx.capture) tx.setCapture(0, input);
         return ok;
       };
+      if (!hasMacro(arg)) fn.pure = true;
+      return fn;
     },
   };
 }

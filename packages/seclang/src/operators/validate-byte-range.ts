@@ -1,7 +1,7 @@
 // validateByteRange: matches when the input holds a byte outside the allowed ranges.
 // Argument: `32-36,38-126`. Example: SecRule ARGS "@validateByteRange 1-255" "id:1"
 import { RuleCompileError } from '../errors.ts';
-import type { OperatorDef } from '../types.ts';
+import type { OperatorDef, OperatorFn } from '../types.ts';
 
 export const validateByteRange: OperatorDef = {
   name: 'validateByteRange',
@@ -15,12 +15,14 @@ export const validateByteRange: OperatorDef = {
       if (from > 255 || to > 255 || from > to) throw new RuleCompileError(`bad byte range "${part}"`);
       allowed.fill(1, from, to + 1);
     }
-    return (_tx, input) => {
+    const fn: OperatorFn = (_tx, input) => {
       for (let i = 0; i < input.length; i++) {
         const c = input.charCodeAt(i);
         if (c > 255 || allowed[c] === 0) return true;
       }
       return false;
     };
+    fn.pure = true;
+    return fn;
   },
 };

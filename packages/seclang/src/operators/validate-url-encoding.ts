@@ -1,6 +1,6 @@
 // validateUrlEncoding: matches when a `%` is not followed by two hex digits.
 // Example: SecRule REQUEST_URI "@validateUrlEncoding" "id:1"
-import type { OperatorDef } from '../types.ts';
+import type { OperatorDef, OperatorFn } from '../types.ts';
 import { hexByte } from '../util/bytes.ts';
 
 export function invalidUrlEncoding(input: string): boolean {
@@ -13,5 +13,9 @@ export function invalidUrlEncoding(input: string): boolean {
 
 export const validateUrlEncoding: OperatorDef = {
   name: 'validateUrlEncoding',
-  compile: () => (_tx, input) => invalidUrlEncoding(input),
+  compile: () => {
+    const fn: OperatorFn = (_tx, input) => invalidUrlEncoding(input);
+    fn.pure = true;
+    return fn;
+  },
 };

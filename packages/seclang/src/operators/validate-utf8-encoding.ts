@@ -1,6 +1,6 @@
 // validateUtf8Encoding: matches when the bytes are not valid UTF-8 (truncated or invalid
 // sequences, overlong forms, code points above U+10FFFF). Example: "@validateUtf8Encoding"
-import type { OperatorDef } from '../types.ts';
+import type { OperatorDef, OperatorFn } from '../types.ts';
 
 export function invalidUtf8(input: string): boolean {
   const n = input.length;
@@ -28,5 +28,9 @@ export function invalidUtf8(input: string): boolean {
 
 export const validateUtf8Encoding: OperatorDef = {
   name: 'validateUtf8Encoding',
-  compile: () => (_tx, input) => invalidUtf8(input),
+  compile: () => {
+    const fn: OperatorFn = (_tx, input) => invalidUtf8(input);
+    fn.pure = true;
+    return fn;
+  },
 };
