@@ -16,7 +16,7 @@ import {
   type ServiceModule,
   systemClock,
 } from '@cairn/kit';
-import { createPlacemakers, type Placemakers } from '@cairn/placemakers';
+import { createPlacemakers, loadPlacemakersConfig, type Placemakers } from '@cairn/placemakers';
 import { createPlaces, loadPlacesConfig, type Places } from '@cairn/places';
 import { placesBackend } from './places-backend.ts';
 import { prepareSandboxDatabase } from './sandbox/database.ts';
@@ -39,7 +39,12 @@ export interface Services {
 export function composeServices(deps: AppDeps, env: NodeJS.ProcessEnv = process.env): Services {
   const identity = createIdentity(deps);
   const places = createPlaces(deps, { resolveBearer: identity.resolveBearer, config: loadPlacesConfig(env) });
-  const placemakers = createPlacemakers(identity.deps, placesBackend(places), deps.config.publicUrl);
+  const placemakers = createPlacemakers(
+    identity.deps,
+    placesBackend(places),
+    deps.config.publicUrl,
+    loadPlacemakersConfig(env),
+  );
   const edge = createEdge(deps, loadEdgeConfig(env));
   return {
     identity,

@@ -9,12 +9,13 @@ import type { FastifyReply } from 'fastify';
  */
 export function pageHeaders(
   reply: FastifyReply,
-  options: { frameAncestors?: readonly string[]; scripts?: boolean } = {},
+  options: { frameAncestors?: readonly string[]; scripts?: boolean; connect?: readonly string[] } = {},
 ) {
   const origins = options.frameAncestors ?? [];
   const ancestors = origins.length > 0 ? origins.join(' ') : "'none'";
+  const connect = ["'self'", ...(options.connect ?? [])].join(' ');
   const policy = options.scripts
-    ? `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors ${ancestors}`
+    ? `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src ${connect}; form-action 'self'; base-uri 'none'; frame-ancestors ${ancestors}`
     : `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self' http: https:; base-uri 'none'; frame-ancestors ${ancestors}`;
   void reply
     .header('content-type', 'text/html; charset=utf-8')

@@ -3,15 +3,18 @@ import type { ServiceModule } from '@cairn/kit';
 import { assertBuilt } from '@cairn/kit/web-app';
 import cookie from '@fastify/cookie';
 import type { PlacemakersBackend } from './backend.ts';
+import { DEFAULT_PLACEMAKERS_CONFIG, type PlacemakersConfig } from './map/config.ts';
+import { assertMapDataBuilt } from './map/data.ts';
 import { placemakersRoutes } from './server/routes.ts';
 import { EDITOR_UI } from './web-app.ts';
 
 export type { Params, PlacemakersBackend, SuggestionKind } from './backend.ts';
+export { loadPlacemakersConfig, type PlacemakersConfig } from './map/config.ts';
 export { editorAuth } from './server/routes.ts';
 
 export interface Placemakers {
   module: ServiceModule;
-  /** Checks that the editing UI was built (by npm run build); it never builds it. */
+  /** Checks that the editing UI and its map data were built (by npm run build); it never builds them. */
   start(): Promise<void>;
 }
 
@@ -19,6 +22,7 @@ export function createPlacemakers(
   identity: IdentityDeps,
   backend: PlacemakersBackend,
   publicUrl: string,
+  config: PlacemakersConfig = DEFAULT_PLACEMAKERS_CONFIG,
 ): Placemakers {
   return {
     module: {
@@ -27,9 +31,12 @@ export function createPlacemakers(
       migrations: [],
       plugin: async (app) => {
         await app.register(cookie);
-        await app.register(placemakersRoutes(identity, backend, publicUrl));
+        await app.register(placemakersRoutes(identity, backend, publicUrl, config));
       },
     },
-    start: async () => assertBuilt(EDITOR_UI, 'The place editor (services/placemakers/web)'),
+    start: async () => {
+      assertBuilt(EDITOR_UI, 'The place editor (services/placemakers/web)');
+      assertMapDataBuilt();
+    },
   };
 }

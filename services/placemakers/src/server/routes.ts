@@ -21,8 +21,10 @@ import {
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Params, PlacemakersBackend, SuggestionKind } from '../backend.ts';
+import type { PlacemakersConfig } from '../map/config.ts';
 import { DIST } from '../web-app.ts';
 import { EDITOR_COOKIE, setEditorCookie } from './cookie.ts';
+import { mapOrigins, mapRoutes } from './map-routes.ts';
 import { refusalPage } from './pages.ts';
 
 declare module 'fastify' {
@@ -82,7 +84,13 @@ const APP_PAGES = [
   '/placemakers/new',
 ];
 
-export function placemakersRoutes(identity: IdentityDeps, backend: PlacemakersBackend, publicUrl: string) {
+export function placemakersRoutes(
+  identity: IdentityDeps,
+  backend: PlacemakersBackend,
+  publicUrl: string,
+  config: PlacemakersConfig,
+) {
+  const connect = mapOrigins(config.mapStyle);
   let indexHtml: string | undefined;
   const index = () => (indexHtml ??= readFileSync(join(DIST, 'index.html'), 'utf8'));
 
@@ -125,7 +133,7 @@ export function placemakersRoutes(identity: IdentityDeps, backend: PlacemakersBa
             .status(401)
             .send(refusalPage('Open the editor from your app', 'You are not signed in to the place editor.'));
         }
-        pageHeaders(reply, { frameAncestors: session.app.embedOrigins, scripts: true });
+        pageHeaders(reply, { frameAncestors: session.app.embedOrigins, scripts: true, connect });
         return reply.send(index());
       });
     }
@@ -138,6 +146,8 @@ export function placemakersRoutes(identity: IdentityDeps, backend: PlacemakersBa
       decorateReply: false,
       index: false,
     });
+
+    await app.register(mapRoutes);
 
     await app.register(async function editorApi(api) {
       api.setErrorHandler(errorHandler(editorErrorShape));
@@ -163,6 +173,9 @@ export function placemakersRoutes(identity: IdentityDeps, backend: PlacemakersBa
           app: { name: session.app.name, organization: session.app.organizationName },
         };
       });
+
+      /** The basemap to draw (PLACES_MAP_STYLE): Cairn's own, a style URL, an XYZ template or PMTiles. */
+      api.get('/placemakers/api/map', { schema: { hide: true } }, async () => config.mapStyle);
 
       api.get('/placemakers/api/search', { schema: { hide: true } }, async (request) =>
         backend.search(editorAuth(request.editor!), paramsOf(request.query)),

@@ -1,6 +1,7 @@
-declare module 'world-atlas/countries-110m.json' {
-  const topology: unknown;
-  export default topology;
+/** Vite's `?url` imports: the file is copied into the build and the import is its URL. */
+declare module '*?url' {
+  const url: string;
+  export default url;
 }
 
 declare module '*.css';

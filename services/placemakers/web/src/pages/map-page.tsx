@@ -1,13 +1,24 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Place } from '../api.ts';
-import { type View, WorldMap } from '../components/world-map.tsx';
+import { MapView, type View } from '../components/map-view.tsx';
 import { navigate } from '../router.ts';
 
-const START: View = { longitude: 2.35, latitude: 48.86, zoom: 9 };
+const PARIS: View = { longitude: 2.35, latitude: 48.86, zoom: 11 };
+
+/** Where the map opens: `?at=latitude,longitude,zoom` (a link to a place's surroundings), else Paris. */
+function startView(): View {
+  const at = new URLSearchParams(window.location.search).get('at')?.split(',').map(Number) ?? [];
+  const [latitude, longitude, zoom] = at;
+  const ok = (n: number | undefined, limit: number): n is number =>
+    Number.isFinite(n) && Math.abs(n!) <= limit;
+  if (!ok(latitude, 85) || !ok(longitude, 180)) return PARIS;
+  return { latitude, longitude, zoom: ok(zoom, 19) && zoom >= 0 ? zoom : 13 };
+}
 
 /** Search places around the map's centre; results show as a list and as markers. */
 export function MapPage() {
-  const [view, setView] = useState<View>(START);
+  const [start] = useState(startView);
+  const [view, setView] = useState<View>(start);
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<Place[]>([]);
   const [selected, setSelected] = useState<string | undefined>();
@@ -30,7 +41,7 @@ export function MapPage() {
   }
 
   useEffect(() => {
-    void search(START);
+    void search(start);
   }, []);
 
   const markers = results
@@ -65,8 +76,9 @@ export function MapPage() {
         {status}
       </p>
       <div class="layout">
-        <WorldMap
-          view={view}
+        <MapView
+          label="Map of places"
+          view={start}
           onViewChange={setView}
           markers={markers}
           selected={selected}
