@@ -93,7 +93,7 @@ const TEL_FORMAT = oneOf(['NATIONAL', 'E164'], 'How tel is written', 'use NATION
 
 export const SearchQuery = Type.Object({
   query: someText(
-    'Text to match against names, categories and chains',
+    'Text to match against names, categories (their names and synonyms in English and the languages of the country searched in: "coffee", "café", "Apotheke") and chains',
     200,
     'give 1 to 200 characters of text',
   ),
@@ -126,7 +126,10 @@ export const SearchQuery = Type.Object({
     200,
     'give a place name such as "Chicago, IL"',
   ),
-  sort: oneOf(SORTS, 'Order of the results; default RELEVANCE'),
+  sort: oneOf(
+    SORTS,
+    'Order of the results; default RELEVANCE (with a query): 0.6 × text match (name 0–1; a category or synonym the query names 0.7, a search term of it 0.5; a chain it names 0.6) + 0.3 × 1 km / (1 km + distance) + 0.1 × (popularity + rating / 10) / 2 (docs/places-relevance.md). Without a query: DISTANCE when a location is given, else POPULARITY',
+  ),
   limit: integer(1, 50, 'Results per page', 10),
   cursor: Type.Optional(
     Type.String({
