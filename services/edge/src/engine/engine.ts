@@ -175,7 +175,11 @@ export class EdgeEngine {
     if (zone === undefined || zone.expires <= now) return undefined;
     if (zone.value === null) return null;
     const plan = this.plans.get(zone.value);
-    if (plan === undefined || plan.expires <= now || plan.generation !== (this.generations.get(zone.value) ?? 0))
+    if (
+      plan === undefined ||
+      plan.expires <= now ||
+      plan.generation !== (this.generations.get(zone.value) ?? 0)
+    )
       return undefined;
     return plan.value;
   }

@@ -4,6 +4,14 @@ import type { Duplex } from 'node:stream';
 const SERVING = Symbol('serving');
 type Tracked = Duplex & { [SERVING]?: ServerResponse };
 
+/**
+ * Notes the response a connection serves now, on its socket (no map entry or listener per request; one
+ * whose 'close' came is done, as if unset): the server's request handler calls it first.
+ */
+export function serving(req: IncomingMessage, res: ServerResponse): void {
+  (req.socket as Tracked)[SERVING] = res;
+}
+
 const ANSWERS: Record<string, string> = {
   HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
   ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
@@ -14,14 +22,9 @@ const ANSWERS: Record<string, string> = {
  * timeout, then the connection closes), except that a request already received whole on that connection
  * gets its own answer first: a client that sends a request and then something that is not one (a body
  * longer than its Content-Length, junk after `Connection: close`) still reads the answer to its request,
- * as behind Apache or nginx, instead of a bare 400.
+ * as behind Apache or nginx, instead of a bare 400. The request handler calls `serving` for each request.
  */
 export function answerClientErrors(server: Server): void {
-  // the response a connection serves now, on its socket (no map entry or listener per request): one whose
-  // 'close' came is done, as if unset
-  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-    (req.socket as Tracked)[SERVING] = res;
-  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // as node's own handler: write the answer, then close at once (the address's connection slot is free)
     const answer = () => {

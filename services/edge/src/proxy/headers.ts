@@ -20,16 +20,19 @@ const FORWARDED = new Set([
   'cf-ray',
 ]);
 
-/** Extra names a `Connection` header lists are hop-by-hop too. */
-function connectionTokens(value: string | string[] | undefined): Set<string> | undefined {
-  if (value === undefined) return undefined;
-  const text = Array.isArray(value) ? value.join(',') : value;
-  const out = new Set<string>();
-  for (const t of text.split(',')) {
+/**
+ * The names a `Connection` value lists that are not hop-by-hop already (those are dropped anyway), added to
+ * `into` (created at the first one): the common values (`keep-alive`, `upgrade`) add none.
+ */
+function listedNames(value: string, into: Set<string> | undefined): Set<string> | undefined {
+  for (const t of value.includes(',') ? value.split(',') : [value]) {
     const name = t.trim().toLowerCase();
-    if (name) out.add(name);
+    if (name && !HOP_BY_HOP.has(name)) {
+      into ??= new Set();
+      into.add(name);
+    }
   }
-  return out;
+  return into;
 }
 
 export interface ForwardInfo {
@@ -60,13 +63,7 @@ export function originRequestHeaders(raw: readonly string[], info: ForwardInfo):
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] as string;
     const lower = name.toLowerCase();
-    if (lower === 'connection') {
-      for (const t of connectionTokens(raw[i + 1]) ?? [])
-        if (!HOP_BY_HOP.has(t)) {
-          extra ??= new Set();
-          extra.add(t);
-        }
-    }
+    if (lower === 'connection') extra = listedNames(raw[i + 1] as string, extra);
     if (HOP_BY_HOP.has(lower)) continue;
     if (lower === 'x-forwarded-for') {
       forwardedFor = forwardedFor === undefined ? raw[i + 1] : `${forwardedFor}, ${raw[i + 1]}`;
@@ -111,10 +108,7 @@ export function clientResponseRawHeaders(raw: readonly Buffer[]): string[] {
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = (raw[i] as Buffer).toString('latin1');
     const lower = name.toLowerCase();
-    if (lower === 'connection') {
-      extra ??= new Set();
-      for (const t of connectionTokens((raw[i + 1] as Buffer).toString('latin1')) ?? []) extra.add(t);
-    }
+    if (lower === 'connection') extra = listedNames((raw[i + 1] as Buffer).toString('latin1'), extra);
     if (HOP_BY_HOP.has(lower) || lower === 'cf-ray') continue;
     out.push(name, (raw[i + 1] as Buffer).toString('latin1'));
   }

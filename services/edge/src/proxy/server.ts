@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { type Duplex, Readable } from 'node:stream';
 import type { Clock, Logger } from '@cairn/kit';
 import type { EdgeEngine } from '../engine/engine.ts';
-import type { EdgeRequest } from '../engine/request.ts';
 import type { ZonePlan } from '../engine/plan.ts';
+import type { EdgeRequest } from '../engine/request.ts';
 import { type RequestUrls, requestUrls } from '../engine/url-normalization.ts';
 import type { Terminal } from '../engine/verdict.ts';
 import type { EventRecorder } from '../events/recorder.ts';
@@ -231,9 +231,8 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
   function answer(req: IncomingMessage, res: ServerResponse, routed: Routed, rayId: string): void {
     if ('page' in routed) {
       if (routed.close) res.shouldKeepAlive = false;
-      return send(res, routed.page, rayId, req.method === 'HEAD');
-    }
-    forward(req, res, routed.origin, routed.path, routed.host, rayId, routed.body);
+      send(res, routed.page, rayId, req.method === 'HEAD');
+    } else forward(req, res, routed.origin, routed.path, routed.host, rayId, routed.body);
   }
 
   function failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
