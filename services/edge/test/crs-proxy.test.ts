@@ -17,9 +17,13 @@ beforeAll(async () => {
     EDGE_WAF_TIME_BUDGET_MS: '5000',
     EDGE_ORIGIN_TIMEOUT_MS: '5000',
     EDGE_EVENTS_SAMPLE_AFTER: '1000000',
+    // EDGE_WAF_POOL_THRESHOLD=0 runs the corpus with every CRS evaluation on the worker pool
+    ...(process.env.EDGE_WAF_POOL_THRESHOLD
+      ? { EDGE_WAF_POOL_THRESHOLD: process.env.EDGE_WAF_POOL_THRESHOLD }
+      : {}),
   });
   for (const host of [ZONE_HOST, ...OTHER_HOSTS]) zones.push(await f.zone(host, 'enterprise', 'complete'));
-}, 60_000);
+}, 180_000);
 afterAll(() => f?.close());
 
 describe('the CRS regression corpus through the edge proxy', () => {
