@@ -1,5 +1,6 @@
 import type { Queryable } from '@cairn/kit';
 import { chordFor } from '../data/earth.ts';
+import { openHourToken } from '../data/open-hours.ts';
 import { circleBox, type Order, pointLiteral, rectangleBox, type SearchPlan } from '../search/plan.ts';
 import { likePattern, Params, PLACE_COLUMNS, type PlaceRow, placeColumnsFor } from './places-read.ts';
 
@@ -16,6 +17,12 @@ import { likePattern, Params, PLACE_COLUMNS, type PlaceRow, placeColumnsFor } fr
  *   "in the box and matching" inside the index.
  * - Rating, popularity: every match in the area, sorted.
  */
+
+/**
+ * The third column of places_pt_text_gist (0013): each place's category ids and the UTC hours it is open
+ * (data/open-hours.ts) as one tsvector; a condition on it must spell the expression exactly so.
+ */
+const KINDS = 'array_to_tsvector(fsq_category_ids || open_hours)';
 
 /** The local minute of the week at $now in the place's zone; Monday 00:00 = 0. */
 const LOCAL_MINUTE = (now: string) => `(
@@ -98,10 +105,7 @@ function queryMatch(p: Params, plan: SearchPlan): string {
     ...(meaning?.weakCategoryIds ?? []),
     ...(meaning?.chainCategoryIds ?? []),
   ].filter((id) => SAFE_ID.test(id));
-  if (ids.length > 0)
-    arms.push(
-      `array_to_tsvector(fsq_category_ids) @@ ${p.add(ids.map((id) => `'${id}'`).join(' | '))}::tsquery`,
-    );
+  if (ids.length > 0) arms.push(`${KINDS} @@ ${p.add(ids.map((id) => `'${id}'`).join(' | '))}::tsquery`);
   return `(${arms.join(' OR ')})`;
 }
 
@@ -138,7 +142,7 @@ function conditions(p: Params, plan: SearchPlan, origin: string | undefined): Co
     // Inside the box, the index also knows each place's categories (a tsvector of its ids): the places of
     // other categories are passed over in the index, without reading their rows.
     const any = plan.categoryIds.map((id) => `'${id}'`).join(' | ');
-    area.push(`array_to_tsvector(fsq_category_ids) @@ ${p.add(any)}::tsquery`);
+    area.push(`${KINDS} @@ ${p.add(any)}::tsquery`);
   }
   if (plan.categoryIds.length > 0) {
     // Around a point, checking categories row by row on the places of the area beats intersecting with the
@@ -153,6 +157,11 @@ function conditions(p: Params, plan: SearchPlan, origin: string | undefined): Co
   if (plan.excludeAllChains) filters.push(`fsq_chain_ids = '{}'`);
   if (plan.minPrice !== undefined) filters.push(`price >= ${p.add(plan.minPrice)}::int`);
   if (plan.maxPrice !== undefined) filters.push(`price <= ${p.add(plan.maxPrice)}::int`);
+  if (plan.openNowAt && area.length > 0) {
+    // Inside the box, the index passes over the places closed during this UTC hour of the day (a necessary
+    // condition; the exact check on each place's own zone follows).
+    area.push(`${KINDS} @@ ${p.add(`'${openHourToken(plan.openNowAt.getUTCHours())}'`)}::tsquery`);
+  }
   if (plan.openAtMinute !== undefined) filters.push(`open_week @> ${p.add(plan.openAtMinute)}::int`);
   // IS TRUE: the planner's guess for multirange containment is so small that it would read the whole area
   // rather than walk outwards from the point.

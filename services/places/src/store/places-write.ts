@@ -1,6 +1,7 @@
 import type { Queryable } from '@cairn/kit';
 import { earthPoint } from '../data/earth.ts';
 import { multirangeLiteral, weekIntervals } from '../data/hours.ts';
+import { openHourTokens } from '../data/open-hours.ts';
 import { OS_COLUMNS, type PlaceRecord } from '../data/place-record.ts';
 
 /**
@@ -19,6 +20,7 @@ const COLUMNS = [
   'time_zone',
   'search_text',
   'open_week',
+  'open_hours',
   'pt',
 ] as const;
 
@@ -35,6 +37,7 @@ const RECORD_TYPE: Partial<Record<Column, string>> = {
   fsq_category_labels: 'text[]',
   unresolved_flags: 'text[]',
   fsq_chain_ids: 'text[]',
+  open_hours: 'text[]',
   price: 'int2',
   rating: 'float4',
   popularity: 'float4',
@@ -70,8 +73,10 @@ export async function writePlaces(
   if (records.length === 0) return;
   // One object literal of one shape for every row: JSON.stringify's fast path (a spread of the record is
   // twice as slow).
+  const year = new Date().getUTCFullYear();
   const rows = records.map((r) => {
     const chains = r.fsq_chain_ids.map(chainName).filter((n): n is string => n !== undefined);
+    const week = r.hours && r.hours.length > 0 ? weekIntervals(r.hours) : [];
     return {
       fsq_place_id: r.fsq_place_id,
       name: r.name,
@@ -105,7 +110,8 @@ export async function writePlaces(
       hours: r.hours,
       time_zone: r.time_zone,
       search_text: searchTextOf(r, chains),
-      open_week: r.hours && r.hours.length > 0 ? multirangeLiteral(weekIntervals(r.hours)) : null,
+      open_week: week.length > 0 ? multirangeLiteral(week) : null,
+      open_hours: openHourTokens(week, r.time_zone, year),
       pt: earthPoint(r.latitude, r.longitude),
     } satisfies Record<Column, unknown>;
   });

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openHourTokens } from '../src/data/open-hours.ts';
+import { allPlaces, haversine, localMinute, openAt, type Plain } from './brute-force.ts';
+import { callPlaces, nextPage, type PlacesFixture, startPlaces, testCities } from './helpers.ts';
+
+// open_now is first decided inside the search index by the UTC hours a place is open (0013, open_hours): these
+// searches sweep the clock through a winter and a summer day (every 4 hours, 2 hours apart), in Paris (daylight saving time)
+// and Suva (UTC+12, by the antimeridian), and must find exactly the places a computation of our own finds open.
+let f: PlacesFixture;
+let all: Plain[];
+
+beforeAll(async () => {
+  f = await startPlaces({ count: 1200, seed: 'open-now-index' });
+  all = await allPlaces(f.deps.db);
+}, 120_000);
+afterAll(async () => {
+  await f.close();
+});
+
+async function everyPage(first: string): Promise<string[]> {
+  const ids: string[] = [];
+  let url: string | undefined = first;
+  for (let pages = 0; url && pages < 100; pages++) {
+    const res = await callPlaces(f, url);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    ids.push(...res.body.results!.map((r) => r.fsq_place_id as string));
+    url = nextPage(res.headers);
+  }
+  return ids;
+}
+
+describe('open_now decided in the index', () => {
+  it('finds exactly the places open through a winter and a summer day', async () => {
+    const days = [Date.UTC(2025, 0, 14), Date.UTC(2025, 6, 19)]; // a Tuesday in January, a Saturday in July
+    let compared = 0;
+    for (const city of testCities()) {
+      const near = all.filter((p) => haversine(city.latitude, city.longitude, p.lat, p.lon) <= 4000);
+      for (const day of days) {
+        for (let hour = day === days[0] ? 0 : 2; hour < 24; hour += 4) {
+          const at = new Date(day + hour * 3_600_000 + ((hour * 13) % 60) * 60_000);
+          f.clock.set(at);
+          const found = await everyPage(
+            `/places/search?ll=${city.latitude},${city.longitude}&radius=4000&open_now=true&limit=50&fields=fsq_place_id`,
+          );
+          const expected = near.filter((p) => openAt(p.hours, localMinute(at, p.timeZone))).map((p) => p.id);
+          expect(new Set(found), `${city.name} at ${at.toISOString()}`).toEqual(new Set(expected));
+          compared += expected.length;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+  }, 120_000);
+
+  it('marks the UTC hours of local opening hours, on both sides of daylight saving time', () => {
+    // Monday 09:00–17:30 in Paris: 08:00–16:30 UTC in winter, 07:00–15:30 UTC in summer.
+    expect(openHourTokens([[540, 1050]], 'Europe/Paris', 2025)).toEqual(
+      [7, 8, 9, 10, 11, 12, 13, 14, 15, 16].map((h) => `open_h${h}`),
+    );
+    // Monday 00:30–02:00 in Kolkata (UTC+5:30) is Sunday 19:00–20:30 UTC.
+    expect(openHourTokens([[30, 120]], 'Asia/Kolkata', 2025)).toEqual(['open_h19', 'open_h20']);
+    expect(openHourTokens([], 'UTC', 2025)).toEqual([]);
+  });
+});
