@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callPlaces, type PlacesFixture, startPlaces } from './helpers.ts';
 
 let f: PlacesFixture;
-/** The most popular generated place in Paris (many tips and photos), and a restaurant or café there. */
+/** The most popular generated place in Paris (many tips and photos), and another, a restaurant or café. */
 let popular: { id: string; name: string };
 let eatery: string;
 
@@ -15,7 +15,9 @@ beforeAll(async () => {
   popular = { id: rows[0]!.fsq_place_id, name: rows[0]!.name };
   const food = await f.deps.db.query<{ fsq_place_id: string }>(
     `SELECT fsq_place_id FROM places WHERE fsq_category_labels[1] LIKE 'Dining and Drinking%'
+        AND fsq_place_id <> $1
       ORDER BY popularity DESC LIMIT 1`,
+    [popular.id],
   );
   eatery = food.rows[0]!.fsq_place_id;
 }, 120_000);

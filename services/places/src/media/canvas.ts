@@ -1,4 +1,4 @@
-/** An RGB drawing surface with the few shapes the generated photos use; positions are fractions of the image. */
+/** An RGB drawing surface (3 bytes a pixel, as the PNG is written) with the few shapes the generated photos use; positions are fractions of the image. */
 export type Rgb = readonly [number, number, number];
 
 export function hsl(h: number, s: number, l: number): Rgb {
@@ -17,7 +17,7 @@ export class Canvas {
     readonly width: number,
     readonly height: number,
   ) {
-    this.data = Buffer.alloc(width * height * 4, 255);
+    this.data = Buffer.alloc(width * height * 3, 255);
   }
 
   /** The whole image, from `top` at y0 to `bottom` at y1 (fractions), flat outside. */
@@ -76,8 +76,8 @@ export class Canvas {
     const r = Math.round(c[0]);
     const g = Math.round(c[1]);
     const b = Math.round(c[2]);
-    let i = (y * this.width + x0) * 4;
-    for (let x = x0; x < x1; x++, i += 4) {
+    let i = (y * this.width + x0) * 3;
+    for (let x = x0; x < x1; x++, i += 3) {
       this.data[i] = r;
       this.data[i + 1] = g;
       this.data[i + 2] = b;

@@ -7,7 +7,7 @@ import { ORIGINAL_LONG_SIDE } from './photos.ts';
 /**
  * One derived photo at one size (`/places-photos/<size>/<file>`): the file names what to draw
  * (`<id>-<classification>-<w>x<h>.png`, see media/photos.ts), the size how large. Drawing a 1440×1080 photo
- * costs ~100–150 ms of CPU, so the last renderings are kept (up to 32 MB), and a repeated request with the
+ * costs ~50 ms of CPU, so the last renderings are kept (up to 32 MB), and a repeated request with the
  * ETag is answered 304 before anything is drawn.
  */
 const FILE = /^([0-9a-f]{24})-([a-z_]{1,40})-([1-9]\d{0,3})x([1-9]\d{0,3})\.png$/;

@@ -1,5 +1,5 @@
 import { kindOf, PHOTO_MIX } from './kinds.ts';
-import { derivedId, Seeded } from './seeded.ts';
+import { Seeded } from './seeded.ts';
 import { type MediaSource, momentIn, type PhotoView, timeSpan } from './source.ts';
 
 /**
@@ -27,9 +27,10 @@ export function derivedPhotos(source: MediaSource, publicUrl: string): PhotoView
   const mix = PHOTO_MIX[kindOf(source.fsq_category_labels)];
   const span = timeSpan(source);
   const out: PhotoView[] = [];
+  // One stream per place (one hash): the photos' ids, kinds, shapes and dates, in order.
+  const seed = new Seeded(`photo-stream:${source.fsq_place_id}`);
   for (let i = 0; i < count; i++) {
-    const id = derivedId(`photo:${source.fsq_place_id}:${i}`);
-    const seed = new Seeded(id);
+    const id = seed.hex24();
     const classification = seed.pick(mix);
     const portrait = seed.chance(0.4);
     const width = portrait ? ORIGINAL_SHORT_SIDE : ORIGINAL_LONG_SIDE;

@@ -32,7 +32,14 @@ export class Seeded {
   chance(p: number): boolean {
     return this.next() < p;
   }
-}
 
-/** 24 hexadecimal digits derived from a text: the ids of derived tips and photos. */
-export const derivedId = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 24);
+  /** 24 hexadecimal digits from the stream: the ids of a place's derived tips and photos. */
+  hex24(): string {
+    let out = '';
+    for (let i = 0; i < 3; i++)
+      out += Math.floor(this.next() * 4294967296)
+        .toString(16)
+        .padStart(8, '0');
+    return out;
+  }
+}

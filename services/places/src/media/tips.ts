@@ -1,6 +1,6 @@
 import { kindOf } from './kinds.ts';
 import { derivedPhotos } from './photos.ts';
-import { derivedId, Seeded } from './seeded.ts';
+import { Seeded } from './seeded.ts';
 import { type MediaSource, momentIn, newest, type TipView, timeSpan } from './source.ts';
 import { languageOf, TIP_TEXTS } from './tip-texts.ts';
 
@@ -19,15 +19,18 @@ export function derivedTips(source: MediaSource, publicUrl: string): TipView[] {
   if (count === 0) return [];
   const lang = languageOf(source.country);
   const texts = TIP_TEXTS[lang][kindOf(source.fsq_category_labels)];
-  const photos = derivedPhotos(source, publicUrl);
+  // The place's photos, derived only when a tip shows one.
+  let photos: ReturnType<typeof derivedPhotos> | undefined;
   const span = timeSpan(source);
   const popularity = source.popularity ?? 0;
   const out: TipView[] = [];
+  // One stream per place (one hash): the tips' ids, texts, dates and counts, in order.
+  const seed = new Seeded(`tip-stream:${source.fsq_place_id}`);
+  const offset = seed.int(texts.length);
   for (let i = 0; i < count; i++) {
-    const id = derivedId(`tip:${source.fsq_place_id}:${i}`);
-    const seed = new Seeded(id);
-    // Each text once while there are texts left, so a place does not repeat itself.
-    const text = texts[(i + seed.int(texts.length)) % texts.length]!.replace('{name}', source.name);
+    const id = seed.hex24();
+    // Each text once before any comes again, so a place does not repeat itself.
+    const text = texts[(offset + i) % texts.length]!.replace('{name}', source.name);
     const tip: TipView = {
       fsq_tip_id: id,
       created_at: momentIn(span, seed.next()),
@@ -36,10 +39,13 @@ export function derivedTips(source: MediaSource, publicUrl: string): TipView[] {
       agree_count: Math.floor(seed.next() ** 2 * (4 + popularity * 80)),
       disagree_count: Math.floor(seed.next() ** 4 * 4),
     };
-    const photo = photos.length > 0 && seed.chance(0.25) ? photos[i % photos.length] : undefined;
-    if (photo) {
-      const { classifications: _c, ...rest } = photo;
-      tip.photo = rest;
+    if (seed.chance(0.25)) {
+      photos ??= derivedPhotos(source, publicUrl);
+      const photo = photos[i % photos.length];
+      if (photo) {
+        const { classifications: _c, ...rest } = photo;
+        tip.photo = rest;
+      }
     }
     out.push(tip);
   }
