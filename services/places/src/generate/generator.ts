@@ -4,14 +4,19 @@ import type { Chain } from '../reference/chains.ts';
 import type { City } from '../reference/cities.ts';
 import type { TaxonomyEntry } from '../reference/taxonomy.ts';
 import { timeZoneAt } from '../reference/time-zone.ts';
-import { postcode, streetAddress, telephone } from './addresses.ts';
+import { categoryWeights } from './categories.ts';
+import { type Language, languageOf } from './languages.ts';
+import { localCategoryName } from './local-names.ts';
+import { phonesOf } from './phones.ts';
+import { postcodesOf } from './postcodes.ts';
 import { Random, WeightedPicker } from './random.ts';
-import { ADJECTIVES, NOUNS, SURNAMES } from './words.ts';
 
 /**
- * Realistic synthetic places: around real cities (weighted by population), in real categories (weighted
- * towards what towns have most of), a quarter of those that can be under a real brand of that country,
- * with addresses, hours, prices, ratings and popularity. Deterministic: one seed, one sequence of places.
+ * Realistic synthetic places: around real cities (weighted by population), in real categories (weighted by how
+ * common each kind of place is in a city: categories.ts), some under a brand that operates in that country,
+ * with the country's street names, address order, postcodes and telephone numbers (languages.ts, postcodes.ts,
+ * phones.ts), independent places named in the local language, hours, prices, ratings and popularity.
+ * Deterministic: one seed, one sequence of places.
  *
  * The places come out in space order, so that the table is stored that way and a search around a point reads
  * a few hundred neighbouring pages rather than one page per place: the city of every place is drawn first
@@ -25,47 +30,34 @@ export interface GeneratorInput {
   cities: readonly City[];
 }
 
-const TOP_WEIGHTS: Record<string, number> = {
-  'Dining and Drinking': 30,
-  Retail: 27,
-  'Business and Professional Services': 12,
-  'Travel and Transportation': 7,
-  'Health and Medicine': 6,
-  'Community and Government': 6,
-  'Sports and Recreation': 5,
-  'Arts and Entertainment': 3,
-  'Landmarks and Outdoors': 3,
-  Event: 1,
-};
+/** How one place is to be made: its category when fixed, and the spread around the centre (km). */
+export interface PlaceOptions {
+  category?: string;
+  sigmaKm?: number;
+}
 
-const COMMON: Record<string, number> = {
-  Restaurant: 40,
-  Cafe: 25,
-  'Fast Food': 20,
-  Bar: 12,
-  Pub: 6,
-  Bakery: 10,
-  Supermarket: 12,
-  'Convenience Store': 12,
-  'Clothing Store': 10,
-  Pharmacy: 8,
-  'Pharmacy Counter': 8,
-  Bank: 8,
-  ATM: 5,
-  Hotel: 8,
-  'Gas Station': 8,
-  Hairdresser: 8,
-  'Hair Salon': 8,
-  Park: 10,
-  School: 6,
-  'Place of Worship': 6,
-  Dentist: 5,
-  Doctor: 5,
-  'Fitness Center': 5,
-  Parking: 5,
-  Museum: 3,
-  'Ice Cream Shop': 4,
-  'Pizza Restaurant': 6,
+/** What is worked out once per city: its language, postcodes, telephone numbers and time zone. */
+interface CityLocale {
+  language: Language;
+  postcode: (random: Random) => string | null;
+  telephone: (random: Random) => string | null;
+  timeZone: string | null;
+  /** Spread of places around the centre, km: a town's few streets, a metropolis's 10 km and more. */
+  sigmaKm: number;
+}
+
+/** Share of places of a category under a brand: most fuel stations and supermarkets, few restaurants. */
+const CHAIN_SHARE: Record<string, number> = {
+  'Fast Food': 0.45,
+  Supermarket: 0.6,
+  'Gas Station': 0.7,
+  'Convenience Store': 0.45,
+  Bank: 0.8,
+  Pharmacy: 0.35,
+  Hotel: 0.3,
+  'Coffee Shop': 0.4,
+  Cafe: 0.1,
+  Restaurant: 0.05,
 };
 
 type Schedule = 'dining' | 'cafe' | 'bar' | 'shop' | 'office' | 'always' | 'outdoors';
@@ -86,8 +78,7 @@ const hhmm = (minutes: number) => {
   return `${next ? '+' : ''}${String(Math.floor(m / 60)).padStart(2, '0')}${String(m % 60).padStart(2, '0')}`;
 };
 
-function hoursFor(random: Random, schedule: Schedule): HoursEntry[] {
-  const shift = (random.int(5) - 2) * 30;
+function hoursFor(shift: number, schedule: Schedule): HoursEntry[] {
   const days = (from: number, to: number, open: number, close: number): HoursEntry[] =>
     Array.from({ length: to - from + 1 }, (_, i) => ({
       day: from + i,
@@ -120,7 +111,10 @@ function hoursFor(random: Random, schedule: Schedule): HoursEntry[] {
   }
 }
 
-const slug = (text: string) =>
+const FIRST_DAY_MS = Date.UTC(2009, 2, 11);
+const LAST_DAY_MS = Date.UTC(2025, 5, 1);
+
+const slugOf = (text: string) =>
   text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -129,27 +123,54 @@ const slug = (text: string) =>
     .slice(0, 30) || 'place';
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const FIRST_DAY = Date.UTC(2009, 2, 11);
-const LAST_DAY = Date.UTC(2025, 5, 1);
+const DAYS = Math.floor((LAST_DAY_MS - FIRST_DAY_MS) / 86_400_000) + 1;
+/** Every date between the first and last day, written once ("2019-04-01"). */
+const DATES = Array.from({ length: DAYS }, (_, i) => isoDate(FIRST_DAY_MS + i * 86_400_000));
+
 const FLAGS = ['closed', 'duplicate', 'delete', 'privatevenue', 'inappropriate', 'doesnt_exist'];
 
-export function createGenerator(input: GeneratorInput): (city: City) => PlaceRecord {
+/** The opening hours of every schedule and shift, made once and shared by the places that keep them. */
+function hoursTable(): Map<Schedule, HoursEntry[][]> {
+  const schedules: Schedule[] = ['dining', 'cafe', 'bar', 'shop', 'office', 'always', 'outdoors'];
+  return new Map(schedules.map((s) => [s, [0, 1, 2, 3, 4].map((k) => hoursFor((k - 2) * 30, s))]));
+}
+
+export function createGenerator(input: GeneratorInput): (city: City, options?: PlaceOptions) => PlaceRecord {
   const random = new Random(input.seed);
   const leaves = input.taxonomy.filter((c) => c.level >= 2);
-  const byTop = new Map<string, TaxonomyEntry[]>();
-  for (const c of leaves) {
-    const top = c.path[0]!.name;
-    const list = byTop.get(top) ?? [];
-    list.push(c);
-    byTop.set(top, list);
-  }
-  const tops = new WeightedPicker([...byTop.keys()], (t) => TOP_WEIGHTS[t] ?? 1);
-  const perTop = new Map(
-    [...byTop].map(([top, list]) => [
-      top,
-      new WeightedPicker(list, (c) => COMMON[c.name] ?? (c.level === 2 ? 1 : 0.3)),
-    ]),
-  );
+  const weights = categoryWeights(leaves);
+  const categories = new WeightedPicker(leaves, (c) => weights.get(c.id) ?? 0);
+  const byId = new Map(input.taxonomy.map((c) => [c.id, c]));
+  const hours = hoursTable();
+  // Worked out once per category or name rather than per place (the generator makes millions).
+  const slugs = new Map<string, string>();
+  const slug = (name: string) => {
+    let out = slugs.get(name);
+    if (out === undefined) {
+      out = slugOf(name);
+      if (slugs.size < 200_000) slugs.set(name, out);
+    }
+    return out;
+  };
+  const schedules = new Map<string, Schedule>();
+  const scheduleFor = (category: TaxonomyEntry) => {
+    let out = schedules.get(category.id);
+    if (out === undefined) {
+      out = scheduleOf(category.path[0]!.name, category.name);
+      schedules.set(category.id, out);
+    }
+    return out;
+  };
+  const single = new Map<string, { ids: string[]; labels: string[] }>();
+  const categoryColumns = (list: TaxonomyEntry[]) => {
+    if (list.length > 1) return { ids: list.map((c) => c.id), labels: list.map((c) => c.label) };
+    let out = single.get(list[0]!.id);
+    if (!out) {
+      out = { ids: [list[0]!.id], labels: [list[0]!.label] };
+      single.set(list[0]!.id, out);
+    }
+    return out;
+  };
   const chainsByCategory = new Map<string, Chain[]>();
   for (const chain of input.chains) {
     for (const id of chain.categoryIds) {
@@ -158,72 +179,87 @@ export function createGenerator(input: GeneratorInput): (city: City) => PlaceRec
       chainsByCategory.set(id, list);
     }
   }
-
+  const chainsThere = new Map<string, Chain[]>();
   function chainFor(category: TaxonomyEntry, country: string): Chain | undefined {
-    const candidates = chainsByCategory.get(category.id);
-    if (!candidates) return undefined;
-    for (let attempt = 0; attempt < 4; attempt++) {
-      const chain = random.pick(candidates);
-      if (chain.countries.includes(country) || chain.countries.includes('001')) return chain;
+    const key = `${category.id}|${country}`;
+    let list = chainsThere.get(key);
+    if (!list) {
+      const all = chainsByCategory.get(category.id) ?? [];
+      const local = all.filter((c) => c.countries.includes(country));
+      list = local.length > 0 ? local : all.filter((c) => c.countries.includes('001'));
+      chainsThere.set(key, list);
     }
-    return undefined;
+    return list.length > 0 ? random.pick(list) : undefined;
   }
 
-  function nameFor(category: TaxonomyEntry, city: City): string {
-    switch (random.int(5)) {
-      case 0:
-        return `${random.pick(SURNAMES)}'s ${category.shortName}`;
-      case 1:
-        return `The ${random.pick(ADJECTIVES)} ${random.pick(NOUNS)}`;
-      case 2:
-        return `${random.pick(ADJECTIVES)} ${category.shortName}`;
-      case 3:
-        return `${city.name} ${category.shortName}`;
-      default:
-        return `${random.pick(NOUNS)} & ${random.pick(NOUNS)}`;
+  const locales = new Map<number, CityLocale>();
+  function localeOf(city: City): CityLocale {
+    let locale = locales.get(city.id);
+    if (!locale) {
+      locale = {
+        language: languageOf(city.country, city.region),
+        postcode: postcodesOf(city),
+        telephone: phonesOf(city),
+        timeZone: timeZoneAt(city.latitude, city.longitude),
+        sigmaKm: Math.min(12, 1.2 + 4 * Math.sqrt(city.population / 1e6)),
+      };
+      locales.set(city.id, locale);
     }
+    return locale;
   }
 
-  return function placeIn(city: City): PlaceRecord {
-    const sigmaKm = Math.min(12, 1.2 + 4 * Math.sqrt(city.population / 1e6));
+  function nameFor(category: TaxonomyEntry, language: Language): string {
+    const kind = localCategoryName(language.presets, category);
+    return language.name(random, kind, random.pick(language.surnames), random.pick(language.stems));
+  }
+
+  return function placeIn(city: City, options: PlaceOptions = {}): PlaceRecord {
+    const locale = localeOf(city);
+    // Half the places in a dense core a third as wide as the city, half over all of it.
+    const sigmaKm = options.sigmaKm ?? (random.chance(0.5) ? locale.sigmaKm / 3 : locale.sigmaKm);
     const latitude = Math.max(-89.9, Math.min(89.9, city.latitude + (random.gaussian() * sigmaKm) / 111.2));
     const cosLat = Math.max(0.05, Math.cos((latitude * Math.PI) / 180));
     let longitude = city.longitude + (random.gaussian() * sigmaKm) / (111.2 * cosLat);
     if (longitude > 180) longitude -= 360;
     if (longitude < -180) longitude += 360;
 
-    const top = tops.pick(random);
-    const category = perTop.get(top)!.pick(random);
-    const categories = [category];
+    const category = (options.category && byId.get(options.category)) || categories.pick(random);
+    const top = category.path[0]!.name;
+    const placeCategories = [category];
     if (random.chance(0.1)) {
-      const second = perTop.get(top)!.pick(random);
-      if (second.id !== category.id) categories.push(second);
+      const second = categories.pick(random);
+      if (second.id !== category.id && second.path[0]!.id === category.path[0]!.id)
+        placeCategories.push(second);
     }
-    const chain = random.chance(0.25) ? chainFor(category, city.country) : undefined;
-    const name = chain?.name ?? nameFor(category, city);
+    const chain = random.chance(CHAIN_SHARE[category.name] ?? 0.15)
+      ? chainFor(category, city.country)
+      : undefined;
+    const name = chain?.name ?? nameFor(category, locale.language);
     const id = random.hex(24);
-    const created = FIRST_DAY + random.int(Math.floor((LAST_DAY - FIRST_DAY) / 86_400_000)) * 86_400_000;
-    const refreshed = created + random.int(Math.floor((LAST_DAY - created) / 86_400_000) + 1) * 86_400_000;
+    const created = random.int(DAYS - 1);
+    const refreshed = created + random.int(DAYS - created);
     const site = slug(name);
+    const columns = categoryColumns(placeCategories);
     const dining = top === 'Dining and Drinking' || top === 'Retail';
+    const house = random.chance(0.7) ? random.between(1, 199) : random.between(200, 4999);
 
     return {
       fsq_place_id: id,
       name,
       latitude: Math.round(latitude * 1e6) / 1e6,
       longitude: Math.round(longitude * 1e6) / 1e6,
-      address: random.chance(0.92) ? streetAddress(random, city.country) : null,
+      address: random.chance(0.92) ? locale.language.street(random, house) : null,
       locality: city.name,
       region: city.region,
-      postcode: postcode(random, city.country),
+      postcode: locale.postcode(random),
       admin_region: null,
       post_town: null,
       po_box: null,
       country: city.country,
-      date_created: isoDate(created),
-      date_refreshed: isoDate(refreshed),
-      date_closed: random.chance(0.03) ? isoDate(refreshed) : null,
-      tel: random.chance(0.7) ? telephone(random, city.country) : null,
+      date_created: DATES[created]!,
+      date_refreshed: DATES[refreshed]!,
+      date_closed: random.chance(0.03) ? DATES[refreshed]! : null,
+      tel: random.chance(0.7) ? locale.telephone(random) : null,
       website: chain || random.chance(0.4) ? `https://www.${site}.example` : null,
       email: random.chance(0.2) ? `info@${site}.example` : null,
       facebook_id: random.chance(0.3)
@@ -231,8 +267,8 @@ export function createGenerator(input: GeneratorInput): (city: City) => PlaceRec
         : null,
       instagram: random.chance(0.3) ? site : null,
       twitter: random.chance(0.15) ? site.slice(0, 15) : null,
-      fsq_category_ids: categories.map((c) => c.id),
-      fsq_category_labels: categories.map((c) => c.label),
+      fsq_category_ids: columns.ids,
+      fsq_category_labels: columns.labels,
       placemaker_url: placemakerUrl(id),
       unresolved_flags: random.chance(0.02) ? [random.pick(FLAGS)] : [],
       fsq_chain_ids: chain ? [chain.id] : [],
@@ -242,8 +278,8 @@ export function createGenerator(input: GeneratorInput): (city: City) => PlaceRec
         ? Math.round(Math.max(1, Math.min(10, 7.5 + random.gaussian() * 1.2)) * 10) / 10
         : null,
       popularity: Math.round(random.next() ** 2 * 10_000) / 10_000,
-      hours: random.chance(0.85) ? hoursFor(random, scheduleOf(top, category.name)) : null,
-      time_zone: timeZoneAt(latitude, longitude),
+      hours: random.chance(0.85) ? hours.get(scheduleFor(category))![random.int(5)]! : null,
+      time_zone: locale.timeZone,
     };
   };
 }
@@ -264,11 +300,45 @@ function bySpace(size: number) {
     band(a.latitude, size) - band(b.latitude, size) || a.longitude - b.longitude;
 }
 
+/** How many places to make around a city, and which of them first (fixed categories, close to the centre). */
+export interface CityPlan {
+  city: City;
+  count: number;
+  /** Made first: one place of each category listed, within `sigmaKm` of the centre. */
+  core?: { categories: readonly string[]; sigmaKm: number };
+}
+
+/** The places of a plan in batches of about `batchSize`, in space order (see above); deterministic. */
+export function* generatePlan(
+  input: GeneratorInput,
+  plan: readonly CityPlan[],
+  batchSize: number,
+): Generator<PlaceRecord[]> {
+  const placeIn = createGenerator(input);
+  const order = bySpace(0.1);
+  let batch: PlaceRecord[] = [];
+  const sorted = [...plan].sort((a, b) => bySpace(1)(a.city, b.city) || a.city.id - b.city.id);
+  for (const { city, count, core } of sorted) {
+    const fixed = core?.categories ?? [];
+    for (let i = 0; i < count; i++) {
+      batch.push(
+        i < fixed.length ? placeIn(city, { category: fixed[i], sigmaKm: core!.sigmaKm }) : placeIn(city),
+      );
+      // a batch ends with a city, or when a city has more places than a few batches
+      if ((batch.length >= batchSize && i === count - 1) || batch.length >= 4 * batchSize) {
+        yield batch.sort(order);
+        batch = [];
+      }
+    }
+  }
+  if (batch.length > 0) yield batch.sort(order);
+}
+
 /**
- * `count` places in batches of about `batchSize`, in space order (see above). The same input and count give
- * the same places in the same order.
+ * `count` places in batches of about `batchSize`, in space order, around cities drawn by population. The same
+ * input and count give the same places in the same order.
  */
-export function* generateInSpaceOrder(
+export function generateInSpaceOrder(
   input: GeneratorInput,
   count: number,
   batchSize: number,
@@ -280,21 +350,9 @@ export function* generateInSpaceOrder(
     const city = picker.pick(draws);
     perCity.set(city, (perCity.get(city) ?? 0) + 1);
   }
-  const placeIn = createGenerator(input);
-  const order = bySpace(0.1);
-  let batch: PlaceRecord[] = [];
-  for (const city of [...perCity.keys()].sort(bySpace(1))) {
-    for (let n = perCity.get(city)!; n > 0; n--) {
-      batch.push(placeIn(city));
-      if (batch.length >= batchSize && n === 1) {
-        yield batch.sort(order);
-        batch = [];
-      } else if (batch.length >= 4 * batchSize) {
-        // a city with more places than a few batches
-        yield batch.sort(order);
-        batch = [];
-      }
-    }
-  }
-  if (batch.length > 0) yield batch.sort(order);
+  return generatePlan(
+    input,
+    [...perCity].map(([city, n]) => ({ city, count: n })),
+    batchSize,
+  );
 }

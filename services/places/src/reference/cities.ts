@@ -17,6 +17,10 @@ export interface City {
   latitude: number;
   longitude: number;
   population: number;
+  /** A national capital (GeoNames feature code PPLC). */
+  capital: boolean;
+  /** The national statistics code of the municipality where GeoNames has one (France: INSEE, Spain: INE). */
+  municipality: string | null;
 }
 
 interface RawCity {
@@ -24,8 +28,11 @@ interface RawCity {
   name: string;
   country: string;
   adminCode: string;
+  featureCode: string;
   population: number;
   loc: { coordinates: [number, number] };
+  muni?: string;
+  muniSub?: string;
 }
 
 const CA: Record<string, string> = {
@@ -142,6 +149,8 @@ export function gazetteer(): Gazetteer {
       latitude: c.loc.coordinates[1],
       longitude: c.loc.coordinates[0],
       population: c.population,
+      capital: c.featureCode === 'PPLC',
+      municipality: (c.country === 'FR' ? c.muniSub : c.muni) ?? null,
     };
   });
   loaded = new Gazetteer(cities);

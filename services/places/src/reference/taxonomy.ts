@@ -19,6 +19,8 @@ interface Preset {
 export interface TaxonomyEntry extends Category {
   /** The preset's tags, used to place brands under categories. */
   tags: Record<string, string>;
+  /** The iD preset's id ("amenity/cafe"); '' for the ten top-level categories. */
+  presetId: string;
 }
 
 const KEYS = new Set([
@@ -84,6 +86,7 @@ export function buildTaxonomy(): TaxonomyEntry[] {
       source: 'osm',
       path: [{ id, name }],
       tags: {},
+      presetId: '',
     };
     top.set(name, entry);
     entries.set(`top:${name}`, entry);
@@ -114,6 +117,7 @@ export function buildTaxonomy(): TaxonomyEntry[] {
       source: 'osm',
       path: [...parent.path, { id, name }],
       tags: preset.tags ?? {},
+      presetId,
     });
   }
   return [...entries.values()];

@@ -11,6 +11,7 @@ import {
   TIP_FIELDS,
 } from '../media/place-media.ts';
 import { NO_STORED_MEDIA, type StoredMedia } from '../media/source.ts';
+import { formatAddress } from '../reference/address-format.ts';
 import type { Reference } from '../reference/reference.ts';
 import type { PlaceRow } from '../store/places-read.ts';
 import type { FieldName } from './fields.ts';
@@ -54,15 +55,6 @@ function categories(row: PlaceRow, reference: Reference) {
       icon: icon(c.icon),
     });
   });
-}
-
-function formattedAddress(row: PlaceRow): string | undefined {
-  const cityLine =
-    row.country === 'US' || row.country === 'CA' || row.country === 'AU'
-      ? [row.locality, [row.region, row.postcode].filter(Boolean).join(' ')].filter(Boolean).join(', ')
-      : [row.postcode, row.locality].filter(Boolean).join(' ');
-  const text = [row.address, cityLine].filter((s) => s && s !== '').join(', ');
-  return text === '' ? undefined : text;
 }
 
 function telephone(tel: string | null, country: string | null, format: 'NATIONAL' | 'E164' | undefined) {
@@ -123,7 +115,7 @@ export function renderPlace(row: PlaceRow, ctx: RenderContext): Record<string, u
       post_town: row.post_town,
       po_box: row.po_box,
       country: row.country,
-      formatted_address: formattedAddress(row),
+      formatted_address: formatAddress(row),
     }),
   );
   put('tel', () => telephone(row.tel, row.country, ctx.telFormat));

@@ -1,0 +1,59 @@
+// How fast places are generated: the generator alone (CPU µs per place, no database), the first start's demo
+// set written to a fresh database (PGlite, or PostgreSQL with DATABASE_URL), and `count` places written by
+// generatePlaces as `cairn places generate` does. Prints wall and CPU time (this process; PostgreSQL's own CPU
+// is not counted) and the load average.
+//   npx tsx bench/places-generate.ts [count=100000] [demo=30000]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres PLACES_BENCH_PREFIX=h4_ npx tsx bench/places-generate.ts 1000000 0
+import { loadavg } from 'node:os';
+import { gazetteer, generatePlaces, placesMigrations, seedDemo } from '@cairn/places';
+import { generateInSpaceOrder } from '../services/places/src/generate/generator.ts';
+import { buildChains } from '../services/places/src/reference/chains.ts';
+import { buildTaxonomy } from '../services/places/src/reference/taxonomy.ts';
+import { BENCH_PREFIX, freshDb } from './places-bench-db.ts';
+
+const count = Number(process.argv[2] ?? 100_000);
+const demo = Number(process.argv[3] ?? 30_000);
+const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+
+function measure<T>(run: () => Promise<T>): Promise<{ result: T; wallMs: number; cpuMs: number }> {
+  const wall = performance.now();
+  const cpu = process.cpuUsage();
+  return run().then((result) => {
+    const used = process.cpuUsage(cpu);
+    return { result, wallMs: performance.now() - wall, cpuMs: (used.user + used.system) / 1000 };
+  });
+}
+
+const load = () => loadavg()[0]!.toFixed(1);
+const line = (what: string, m: { wallMs: number; cpuMs: number }, n: number) =>
+  console.log(
+    `${what.padEnd(34)} ${String(n).padStart(9)} places  wall ${(m.wallMs / 1000).toFixed(1).padStart(6)} s  CPU ${(m.cpuMs / 1000).toFixed(1).padStart(6)} s  (${((m.cpuMs * 1000) / n).toFixed(1)} µs/place)  load ${load()}`,
+  );
+
+const setup = await measure(async () => {
+  const taxonomy = buildTaxonomy();
+  return { taxonomy, chains: buildChains(taxonomy), cities: gazetteer().cities };
+});
+console.log(`reference data (taxonomy, chains, gazetteer): wall ${(setup.wallMs / 1000).toFixed(1)} s`);
+
+const alone = Math.min(count, 200_000);
+const generator = await measure(async () => {
+  let n = 0;
+  for (const batch of generateInSpaceOrder({ seed: 'bench', ...setup.result }, alone, 5000))
+    n += batch.length;
+  return n;
+});
+line('generator alone (no database)', generator, alone);
+
+if (demo > 0) {
+  const db = await freshDb(`${BENCH_PREFIX}generate_demo`, placesMigrations);
+  const seeded = await measure(() => seedDemo(db, demo));
+  line(`demo seed on ${engine}`, seeded, seeded.result?.seeded ?? 0);
+  await db.close();
+}
+if (count > 0) {
+  const db = await freshDb(`${BENCH_PREFIX}generate_${count}`, placesMigrations);
+  const written = await measure(() => generatePlaces(db, { count, seed: 'bench', batchSize: 10_000 }));
+  line(`generatePlaces on ${engine}`, written, written.result.written);
+  await db.close();
+}
