@@ -16,7 +16,7 @@ export class ValueCache {
   private previous = new Map<string, ValueRec>();
   private chars = 0;
   /** Longer values get a record of their own transaction only (recFor). */
-  readonly maxLength = 256;
+  readonly maxLength = 1024;
 
   /** The shared record of `value` (at most `maxLength` characters). */
   rec(value: string): ValueRec {
@@ -29,7 +29,7 @@ export class ValueCache {
       this.chars = 0;
     }
     this.current.set(value, rec);
-    this.chars += value.length + 16;
+    this.chars += value.length + 64;
     return rec;
   }
 
