@@ -53,7 +53,7 @@ beforeAll(async () => {
       action_parameters: { id: OWASP_RULESET, overrides: { categories: paranoia(1) } },
     },
   ]);
-}, 120_000);
+}, 300_000);
 afterAll(() => f?.close());
 
 /**
@@ -104,6 +104,16 @@ async function poolBusy(): Promise<void> {
   throw new Error('no request reached the WAF worker pool within 30 s');
 }
 
+/** Resolves once every worker has loaded the CRS the zones run (until then the engine evaluates inline). */
+async function poolReady(): Promise<void> {
+  const profiles = (await engine.planFor(attacked.id))?.crsProfiles ?? [];
+  for (let i = 0; i < 1200; i++) {
+    if (engine.pool?.ready(profiles)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the WAF worker pool did not load the CRS within 60 s');
+}
+
 /** Sets the routing threshold for the next requests (0: every request of a CRS zone goes to the pool). */
 function threshold(bytes: number): void {
   (engine.options as { wafPoolThreshold: number }).wafPoolThreshold = bytes;
@@ -112,6 +122,7 @@ function threshold(bytes: number): void {
 describe('the CRS on a worker pool', () => {
   it('answers benign requests to another zone while a batch of expensive ones is still being evaluated', async () => {
     threshold(4096);
+    await poolReady();
     const done: Received[] = [];
     const batch = Array.from({ length: 12 }, () =>
       send('attacked.example.com', slowRequest()).then((res) => {
@@ -177,6 +188,7 @@ describe('the CRS on a worker pool', () => {
       }
       return out;
     };
+    await poolReady();
     const evaluatedBefore = engine.pool?.evaluated ?? 0;
     const inline = await decide(Number.MAX_SAFE_INTEGER);
     expect(engine.pool?.evaluated).toBe(evaluatedBefore);
@@ -191,6 +203,7 @@ describe('the CRS on a worker pool', () => {
 
   it('replaces a worker that dies, and refuses the request it held (fail closed)', async () => {
     threshold(4096);
+    await poolReady();
     const pending = send('attacked.example.com', slowRequest());
     await poolBusy();
     const replacedBefore = engine.pool?.replaced ?? 0;
@@ -201,10 +214,19 @@ describe('the CRS on a worker pool', () => {
     expect(event?.rule_message).toMatch(/WAF worker stopped while evaluating the request/);
     expect(engine.pool?.replaced).toBe(replacedBefore + 1);
     expect(engine.pool?.workers).toBe(1);
-    // the new worker decides as before
+    // the new worker loads the CRS (requests are evaluated inline meanwhile), then decides as before
+    await poolReady();
     threshold(0);
-    expect((await send('attacked.example.com', ATTACKS.sqli!)).status).toBe(403);
+    const evaluated = engine.pool?.evaluated ?? 0;
+    const blocked = await send('attacked.example.com', {
+      path: '/comment',
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'text=%3Cscript%3Ealert(document.cookie)%3C%2Fscript%3E',
+    });
+    expect(blocked.status).toBe(403);
     expect((await f.send('attacked.example.com', '/search?q=hiking+boots')).status).toBe(200);
+    expect(engine.pool?.evaluated).toBeGreaterThanOrEqual(evaluated + 1);
   }, 120_000);
 });
 

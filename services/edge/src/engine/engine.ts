@@ -213,8 +213,9 @@ export class EdgeEngine {
 
   /**
    * The plan's verdict as the proxy asks for it: a request with at least `wafPoolThreshold` bytes to
-   * inspect, whose plan runs a CRS, is evaluated with the CRS on the worker pool (a promise); every other
-   * one here, at once (the common request pays nothing for the pool).
+   * inspect, whose plan runs a CRS, is evaluated with the CRS on the worker pool (a promise) once every
+   * worker has loaded the plan's CRS engines; every other one here, at once (the common request pays
+   * nothing for the pool).
    */
   decide(plan: ZonePlan, request: EdgeRequest): Verdict | Promise<Verdict> {
     const view = new RequestView(request, engineScheme(), this.deps.geo);
@@ -223,7 +224,8 @@ export class EdgeEngine {
       pool !== undefined &&
       plan.crsProfiles.length > 0 &&
       !pool.broken &&
-      inspectsAtLeast(request, this.options.wafPoolThreshold)
+      inspectsAtLeast(request, this.options.wafPoolThreshold) &&
+      pool.ready(plan.crsProfiles)
     ) {
       return this.evaluatePooled(pool, plan, view);
     }

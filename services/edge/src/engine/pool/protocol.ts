@@ -24,6 +24,8 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'ready' }
+  /** The engine of the profile with this key (profileKey) is loaded. */
+  | { type: 'loaded'; key: string }
   | { type: 'result'; id: number; result: EvaluationResult }
   | { type: 'error'; id: number; message: string };
 

@@ -3,7 +3,7 @@
 // (the budget's clock is this thread's CPU time).
 import { parentPort, workerData } from 'node:worker_threads';
 import { linearEngine, type WafRequest } from '@cairn/seclang';
-import { type CrsEngineOptions, CrsEngines } from '../crs-engines.ts';
+import { type CrsEngineOptions, CrsEngines, profileKey } from '../crs-engines.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
 const port = parentPort;
@@ -16,6 +16,7 @@ port.on('message', (message: ToWorker) => {
   if (message.type === 'load') {
     try {
       engines.get(message.profile);
+      post({ type: 'loaded', key: profileKey(message.profile) });
     } catch {
       // said again, with its reason, by the first request that needs it
     }
