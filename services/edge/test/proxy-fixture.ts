@@ -145,6 +145,9 @@ export interface Received {
 
 const dispatcher = new Agent({ keepAliveTimeout: 1000 });
 
+/** How long a test waits for a configuration NOTIFY: generous, since a loaded 2-core CI machine compiling CRS plans can take seconds. */
+const NOTIFY_WAIT_MS = 30_000;
+
 export async function startProxyFixture(env: Record<string, string> = {}): Promise<ProxyFixture> {
   const clock = createFakeClock();
   const deps = await createTestDeps(edgeMigrations, { clock, env });
@@ -172,7 +175,7 @@ export async function startProxyFixture(env: Record<string, string> = {}): Promi
   let markers = 0;
   const settled = async () => {
     const marker = `settled-${++markers}`;
-    const arrived = edge.engine.nextInvalidation(marker);
+    const arrived = edge.engine.nextInvalidation(marker, NOTIFY_WAIT_MS);
     await deps.db.query('SELECT pg_notify($1, $2)', [CONFIG_CHANNEL, marker]);
     await arrived;
   };
@@ -208,7 +211,7 @@ export async function startProxyFixture(env: Record<string, string> = {}): Promi
       return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
     },
     async changed(zoneId, change) {
-      const arrived = edge.engine.nextInvalidation(zoneId);
+      const arrived = edge.engine.nextInvalidation(zoneId, NOTIFY_WAIT_MS);
       await change();
       await arrived;
     },
