@@ -4,6 +4,7 @@
 // is not counted) and the load average.
 //   npx tsx bench/places-generate.ts [count=100000] [demo=30000]
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres PLACES_BENCH_PREFIX=h4_ npx tsx bench/places-generate.ts 1000000 0
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { gazetteer, generatePlaces, placesMigrations, seedDemo } from '@cairn/places';
 import { generateInSpaceOrder } from '../services/places/src/generate/generator.ts';
@@ -22,6 +23,21 @@ function measure<T>(run: () => Promise<T>): Promise<{ result: T; wallMs: number;
     const used = process.cpuUsage(cpu);
     return { result, wallMs: performance.now() - wall, cpuMs: (used.user + used.system) / 1000 };
   });
+}
+
+/** CPU seconds of the PostgreSQL server processes serving database `name` (this machine's /proc, 100 Hz ticks). */
+function serverCpu(name: string): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(` ${name} `)) continue;
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks / 100;
 }
 
 const load = () => loadavg()[0]!.toFixed(1);
@@ -52,8 +68,15 @@ if (demo > 0) {
   await db.close();
 }
 if (count > 0) {
-  const db = await freshDb(`${BENCH_PREFIX}generate_${count}`, placesMigrations);
+  const name = `${BENCH_PREFIX}generate_${count}`;
+  const db = await freshDb(name, placesMigrations);
   const written = await measure(() => generatePlaces(db, { count, seed: 'bench', batchSize: 10_000 }));
   line(`generatePlaces on ${engine}`, written, written.result.written);
+  if (engine === 'PostgreSQL') {
+    const server = serverCpu(name);
+    console.log(
+      `  PostgreSQL's CPU for it: ${server.toFixed(1)} s (${((server * 1e6) / count).toFixed(1)} µs/place)`,
+    );
+  }
   await db.close();
 }
