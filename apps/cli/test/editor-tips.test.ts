@@ -1,16 +1,20 @@
 import { createSessionToken } from '@cairn/identity';
 import { connectThirdPartyUser } from '@cairn/identity/testing';
+import { launchBrowser, screenshotPath } from '@cairn/kit/testing-browser';
 import { rollbackEdit } from '@cairn/places';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EditorStack, startEditorStack } from './editor-stack.ts';
 
 /**
  * Issue 20 §3: a person adds a tip in the place editor, over the editor's HTTP API. A new person's tip is a
  * suggestion like an edit: it waits for independent approvals, and only then does the places API's
- * /places/{id}/tips show it, attributed to its author; a rejected tip is never shown.
+ * /places/{id}/tips show it, attributed to its author; a rejected tip is never shown. The last test does it
+ * in Debian's chromium, on the place's page.
  */
 let stack: EditorStack;
 let placeId: string;
+let browser: Browser | undefined;
 
 beforeAll(async () => {
   stack = await startEditorStack(40);
@@ -20,20 +24,25 @@ beforeAll(async () => {
   placeId = rows[0]!.fsq_place_id;
 }, 120_000);
 afterAll(async () => {
+  await browser?.close();
   await stack.close();
 });
 
-/** A new person with an account, in the editor through a third-party app: their editor cookie. */
-async function personInEditor() {
+/** A new person's editor link (a fresh session token), as their third-party app would open it. */
+async function editorLink() {
   const person = await connectThirdPartyUser(stack.identity.deps, {
     organizationId: stack.orgId,
     placemaker: true,
   });
   const auth = await stack.identity.resolveBearer(person.accessToken);
   const { session_token } = await createSessionToken(stack.identity.deps, auth);
-  const opened = await fetch(`${stack.baseUrl}/placemakers/home?session_token=${session_token}`, {
-    redirect: 'manual',
-  });
+  return { url: `${stack.baseUrl}/placemakers/home?session_token=${session_token}`, auth };
+}
+
+/** A new person in the editor: their editor cookie. */
+async function personInEditor() {
+  const { url, auth } = await editorLink();
+  const opened = await fetch(url, { redirect: 'manual' });
   return { cookie: opened.headers.getSetCookie()[0]!.split(';')[0]!, userId: auth.userId, appId: auth.appId };
 }
 
@@ -129,4 +138,36 @@ describe('a tip added in the place editor', () => {
       expect(res.body.parameter, JSON.stringify(res.body)).toBe(parameter);
     }
   });
+
+  it('in Chromium: the tip waits for votes, then the place page lists it', async () => {
+    browser = await launchBrowser();
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await page.goto((await editorLink()).url);
+    await page.waitForSelector('[data-testid=who]');
+    await page.goto(`${stack.baseUrl}/placemakers/place/${placeId}`);
+    await page.waitForSelector('section[aria-label=Tips]');
+    // Keys rather than clicks: the page's map keeps redrawing, and a click waits for a still layout.
+    await page.focus('button:text("Add a tip")');
+    await page.keyboard.press('Enter');
+    const text = 'The terrace is sunny after four.';
+    await page.fill('#field-text', text);
+    await page.focus('button:text("Add tip")');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('text=waits for other people to vote');
+    expect(await page.locator(`[data-testid=tips] li:has-text("${text}")`).count()).toBe(0);
+
+    const { rows } = await stack.deps.db.query<{ id: string }>(
+      `SELECT id FROM places_edits WHERE fsq_place_id = $1 AND changes->0->'to'->>'text' = $2`,
+      [placeId, text],
+    );
+    for (const voter of [await personInEditor(), await personInEditor()]) {
+      const vote = await editor(voter.cookie, 'POST', `/suggest/${rows[0]!.id}/vote`, { vote: 'approve' });
+      expect(vote.status).toBe(200);
+    }
+
+    await page.reload();
+    await page.waitForSelector(`[data-testid=tips] li:has-text("${text}")`);
+    await page.screenshot({ path: screenshotPath('placemakers-tips'), fullPage: true });
+    await page.context().close();
+  }, 120_000);
 });
