@@ -6,11 +6,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { createPl1Zone } from './edge-zone.ts';
 import { report } from './report.ts';
 
 const CLI = fileURLToPath(new URL('../apps/cli/bin/cairn.js', import.meta.url));
-const EDGE_RULESET = 'efb7b8c949ac4650a09736fc376e9aee';
-const OWASP_RULESET = '4814384a9e5d4991b9815dcfc25d2f1f';
 
 interface Serve {
   child: ChildProcess;
@@ -73,29 +72,10 @@ async function zones(databaseUrl: string, origin: string): Promise<{ off: string
       plan: 'pro',
       origin,
     });
-    const fresh = await edgeLib.createZone(edge.deps, {
+    const fresh = await createPl1Zone(edge.deps, {
       accountId: account.id,
       name: `workers-pl1-${suffix}.bench.test`,
-      plan: 'enterprise',
       origin,
-    });
-    await db.query(`UPDATE edge_zones SET waf_migration_state = 'complete' WHERE id = $1`, [fresh.id]);
-    const upgraded = await edgeLib.findZone(db, fresh.id);
-    if (!upgraded) throw new Error('zone vanished');
-    await edgeLib.putEntrypoint(edge.deps, upgraded, 'http_request_firewall_managed', {
-      rules: [
-        { action: 'execute', expression: 'true', action_parameters: { id: EDGE_RULESET } },
-        {
-          action: 'execute',
-          expression: 'true',
-          action_parameters: {
-            id: OWASP_RULESET,
-            overrides: {
-              categories: [2, 3, 4].map((n) => ({ category: `paranoia-level-${n}`, enabled: false })),
-            },
-          },
-        },
-      ],
     });
     return { off: off.name, pl1: fresh.name };
   } finally {

@@ -18,11 +18,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startChild } from './child.ts';
+import { createPl1Zone } from './edge-zone.ts';
 import { report } from './report.ts';
 
 const SELF = fileURLToPath(import.meta.url);
-const EDGE_RULESET = 'efb7b8c949ac4650a09736fc376e9aee';
-const OWASP_RULESET = '4814384a9e5d4991b9815dcfc25d2f1f';
 const ATTACK = '/search?q=%3Cscript%3Ealert(document.cookie)%3C%2Fscript%3E';
 const HEADERS = {
   'user-agent':
@@ -64,29 +63,10 @@ async function serveProxy(origin: string, record: boolean): Promise<void> {
   );
   await kit.migrate(db, edge.module.migrations);
   const account = await edgeLib.ensureAccount(edge.deps, `Bench events ${Date.now()}`);
-  const created = await edgeLib.createZone(edge.deps, {
+  const zone = await createPl1Zone(edge.deps, {
     accountId: account.id,
     name: `events-${record ? 'on' : 'off'}-${Date.now().toString(36)}.bench.test`,
-    plan: 'enterprise',
     origin,
-  });
-  await db.query(`UPDATE edge_zones SET waf_migration_state = 'complete' WHERE id = $1`, [created.id]);
-  const zone = await edgeLib.findZone(db, created.id);
-  if (!zone) throw new Error('zone vanished');
-  await edgeLib.putEntrypoint(edge.deps, zone, 'http_request_firewall_managed', {
-    rules: [
-      { action: 'execute', expression: 'true', action_parameters: { id: EDGE_RULESET } },
-      {
-        action: 'execute',
-        expression: 'true',
-        action_parameters: {
-          id: OWASP_RULESET,
-          overrides: {
-            categories: [2, 3, 4].map((n) => ({ category: `paranoia-level-${n}`, enabled: false })),
-          },
-        },
-      },
-    ],
   });
   // The comparison: the same proxy, its recorder told to keep nothing.
   if (!record) edge.recorder.record = () => {};

@@ -21,13 +21,12 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { workersRows } from './cairn-workers.ts';
 import { startChild } from './child.ts';
+import { createPl1Zone } from './edge-zone.ts';
 import { latencyPercentiles, report } from './report.ts';
 import { cpuMicros, ModsecServer, modsecAvailability } from './waf-modsec.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const BARE = fileURLToPath(new URL('./bare-proxy.ts', import.meta.url));
-const EDGE_RULESET = 'efb7b8c949ac4650a09736fc376e9aee';
-const OWASP_RULESET = '4814384a9e5d4991b9815dcfc25d2f1f';
 
 const BROWSER = {
   'user-agent':
@@ -79,33 +78,20 @@ async function serveProxy(origin: string): Promise<void> {
   await kit.migrate(db, edge.module.migrations);
   const account = await edgeLib.ensureAccount(edge.deps, `Bench ${Date.now()}`);
   const suffix = Date.now().toString(36);
-  const zone = (name: string, plan: 'pro' | 'enterprise') =>
-    edgeLib.createZone(edge.deps, {
-      accountId: account.id,
-      name: `${name}-${suffix}.bench.test`,
-      plan,
-      origin,
-    });
-  const off = await zone('off', 'pro');
-  const fresh = await zone('new', 'enterprise');
-  const legacy = await zone('old', 'pro'); // names of one length: the same Host size everywhere
-  await db.query(`UPDATE edge_zones SET waf_migration_state = 'complete' WHERE id = $1`, [fresh.id]);
-  const upgraded = await edgeLib.findZone(db, fresh.id);
-  if (!upgraded) throw new Error('zone vanished');
-  await edgeLib.putEntrypoint(edge.deps, upgraded, 'http_request_firewall_managed', {
-    rules: [
-      { action: 'execute', expression: 'true', action_parameters: { id: EDGE_RULESET } },
-      {
-        action: 'execute',
-        expression: 'true',
-        action_parameters: {
-          id: OWASP_RULESET,
-          overrides: {
-            categories: [2, 3, 4].map((n) => ({ category: `paranoia-level-${n}`, enabled: false })),
-          },
-        },
-      },
-    ],
+  // names of one length: the same Host size everywhere
+  const name = (label: string) => `${label}-${suffix}.bench.test`;
+  const off = await edgeLib.createZone(edge.deps, {
+    accountId: account.id,
+    name: name('off'),
+    plan: 'pro',
+    origin,
+  });
+  const fresh = await createPl1Zone(edge.deps, { accountId: account.id, name: name('new'), origin });
+  const legacy = await edgeLib.createZone(edge.deps, {
+    accountId: account.id,
+    name: name('old'),
+    plan: 'pro',
+    origin,
   });
   await db.query(
     `INSERT INTO edge_zone_settings (zone_id, setting_id, value, modified_on) VALUES ($1, 'waf', '"on"', now())`,
