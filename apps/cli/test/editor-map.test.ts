@@ -1,7 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import {
   createIdentity,
@@ -30,7 +27,8 @@ import { placesBackend } from '../src/places-backend.ts';
 /**
  * Issue 20 §5 in Debian's chromium (WebGL through SwiftShader): the editor's map at city zoom on a place in
  * Lisbon, with Cairn's offline default style and with a configured XYZ raster source (a tile server in this
- * test). The screenshot must show the basemap's colours over a real share of the map, and the place markers.
+ * test) and with a PMTiles archive (served by that server). The screenshot must show the basemap's colours
+ * over a real share of the map, and the place markers.
  */
 
 type Rgb = [number, number, number];
@@ -42,6 +40,8 @@ const MARKER = hex('#d9480f');
 // The test tile server's two tile colours, as a checkerboard.
 const TILE_A = hex('#4f9d69');
 const TILE_B = hex('#d8c27a');
+// The test PMTiles archive's one tile colour.
+const TILE_C = hex('#8a6fb8');
 
 /** A solid-colour 256×256 PNG (RGB, no filter), written by hand: a test needs no image library. */
 function solidPng([r, g, b]: Rgb): Buffer {
@@ -67,10 +67,78 @@ function solidPng([r, g, b]: Rgb): Buffer {
   ]);
 }
 
-async function startTileServer(): Promise<{ server: Server; template: string; served: () => number }> {
+function varints(values: number[]): number[] {
+  const out: number[] = [];
+  for (let n of values) {
+    while (n >= 0x80) {
+      out.push((n % 0x80) | 0x80);
+      n = Math.floor(n / 0x80);
+    }
+    out.push(n);
+  }
+  return out;
+}
+
+/**
+ * A PMTiles (v3) archive, written by hand: every tile of zoom 0 to 12 is the one PNG (a directory entry per
+ * zoom, whose run covers all of that zoom's tiles), nothing compressed.
+ */
+function pmtilesArchive(png: Buffer): Buffer {
+  const zooms = Array.from({ length: 13 }, (_, z) => z);
+  const ids = zooms.map((z) => (4 ** z - 1) / 3);
+  const directory = Buffer.from(
+    varints([
+      zooms.length,
+      ...ids.map((id, i) => id - (i === 0 ? 0 : ids[i - 1]!)),
+      ...zooms.map((z) => 4 ** z),
+      ...zooms.map(() => png.length),
+      ...zooms.map(() => 1), // offset 0, written as offset + 1
+    ]),
+  );
+  const metadata = Buffer.from('{}');
+  const header = Buffer.alloc(127);
+  header.write('PMTiles', 0, 'latin1');
+  header.writeUInt8(3, 7);
+  const tilesAt = 127 + directory.length + metadata.length;
+  // Root directory, metadata, leaf directories (none) and tile data: offset and length each.
+  const u64s = [
+    127,
+    directory.length,
+    127 + directory.length,
+    metadata.length,
+    tilesAt,
+    0,
+    tilesAt,
+    png.length,
+  ];
+  // Addressed tiles, tile entries, tile contents.
+  u64s.push((4 ** 13 - 1) / 3, zooms.length, 1);
+  for (const [i, v] of u64s.entries()) header.writeBigUInt64LE(BigInt(v), 8 + i * 8);
+  header.set([0, 1, 1, 2, 0, 12], 96); // not clustered, no compression (both), PNG, zoom 0–12
+  const bounds = [-1_800_000_000, -850_000_000, 1_800_000_000, 850_000_000];
+  for (const [i, v] of bounds.entries()) header.writeInt32LE(v, 102 + i * 4);
+  return Buffer.concat([header, directory, metadata, png]);
+}
+
+async function startTileServer(): Promise<{
+  server: Server;
+  template: string;
+  archive: string;
+  served: () => number;
+}> {
   const tiles = [solidPng(TILE_A), solidPng(TILE_B)];
+  const archive = pmtilesArchive(solidPng(TILE_C));
   let served = 0;
   const server = createServer((req, res) => {
+    if (req.url === '/world.pmtiles') {
+      const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'range' };
+      if (req.method === 'OPTIONS') return res.writeHead(204, cors).end();
+      const [, from, to] = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '') ?? [];
+      if (from === undefined) return res.writeHead(200, cors).end(archive);
+      const slice = archive.subarray(Number(from), Number(to) + 1);
+      const range = `bytes ${from}-${Number(from) + slice.length - 1}/${archive.length}`;
+      return res.writeHead(206, { ...cors, 'content-range': range }).end(slice);
+    }
     const m = /^\/tiles\/(\d+)\/(\d+)\/(\d+)\.png$/.exec(req.url ?? '');
     if (!m) return res.writeHead(404).end();
     served++;
@@ -79,7 +147,13 @@ async function startTileServer(): Promise<{ server: Server; template: string; se
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  return { server, template: `http://127.0.0.1:${port}/tiles/{z}/{x}/{y}.png`, served: () => served };
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    server,
+    template: `${base}/tiles/{z}/{x}/{y}.png`,
+    archive: `${base}/world.pmtiles`,
+    served: () => served,
+  };
 }
 
 let deps: TestDeps;
@@ -88,9 +162,9 @@ let browser: Browser;
 let context: BrowserContext;
 let defaultUrl: string;
 let xyzUrl: string;
+let pmtilesUrl: string;
 let tileServer: Awaited<ReturnType<typeof startTileServer>>;
 let place: { id: string; latitude: number; longitude: number };
-const screenshots = mkdtempSync(join(tmpdir(), 'cairn-editor-map-'));
 const closers: (() => Promise<unknown> | unknown)[] = [];
 
 beforeAll(async () => {
@@ -129,6 +203,7 @@ beforeAll(async () => {
   };
   defaultUrl = await serve({});
   xyzUrl = await serve({ PLACES_MAP_STYLE: tileServer.template });
+  pmtilesUrl = await serve({ PLACES_MAP_STYLE: `pmtiles://${tileServer.archive}` });
 
   const org = await createOrganization(identity.deps, 'Map Co');
   const { app } = await registerApp(identity.deps, {
@@ -173,7 +248,7 @@ beforeAll(async () => {
   await page.goto(`${defaultUrl}/placemakers/home?session_token=${session_token}`);
   await page.waitForSelector('[data-testid=who]');
   await page.close();
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   for (const close of closers) await close();
@@ -218,7 +293,9 @@ async function mapAtPlace(base: string, name: string): Promise<{ page: Page; png
   const problems: string[] = [];
   page.on('console', (m) => {
     // The browser's own favicon.ico request is not the editor's.
-    if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico'))
+    // MapLibre's own errors (a tile or style that did not load) are warnings of the editor's map ("map: …").
+    const mapProblem = m.type() === 'warning' && m.text().startsWith('map:');
+    if ((m.type() === 'error' || mapProblem) && !m.location().url.endsWith('/favicon.ico'))
       problems.push(`${m.text()} (${m.location().url})`);
   });
   await page.goto(`${base}/placemakers/?at=${place.latitude},${place.longitude},12`);
@@ -227,9 +304,7 @@ async function mapAtPlace(base: string, name: string): Promise<{ page: Page; png
   // The markers are drawn after the search answers; give the map a frame to settle again.
   await page.waitForTimeout(300);
   await page.waitForSelector('.map[data-idle="true"]', { timeout: 60_000 });
-  const png = await page.locator('.map-canvas').screenshot();
-  writeFileSync(join(screenshots, `${name}.png`), png);
-  await page.screenshot({ path: screenshotPath(name) });
+  const png = await page.locator('.map-canvas').screenshot({ path: screenshotPath(name) });
   expect(problems).toEqual([]);
   return { page, png };
 }
@@ -245,6 +320,16 @@ describe('the place editor’s map', () => {
     const box = (await page.locator('.map-canvas').boundingBox())!;
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await page.waitForURL(/\/placemakers\/place\//, { timeout: 10_000 });
+    // The place page shows where the place is, its marker on the basemap.
+    const where = page.locator('section[aria-label="Where"]');
+    await where.locator('.map[data-idle="true"]').waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: screenshotPath('placemakers-place-map') });
+    const closeUp = await colourShares(await where.locator('.map-canvas').screenshot(), {
+      land: LAND,
+      marker: MARKER,
+    });
+    expect(closeUp.marker).toBeGreaterThan(0.0005);
+    expect(closeUp.land! + closeUp.marker!).toBeGreaterThan(0.3);
     await page.close();
   }, 120_000);
 
@@ -254,6 +339,14 @@ describe('the place editor’s map', () => {
     expect(tileServer.served()).toBeGreaterThan(0);
     expect(shares.a).toBeGreaterThan(0.15);
     expect(shares.b).toBeGreaterThan(0.15);
+    expect(shares.marker).toBeGreaterThan(0.0005);
+    await page.close();
+  }, 120_000);
+
+  it('draws a configured PMTiles archive (pmtiles://) with the places on top', async () => {
+    const { page, png } = await mapAtPlace(pmtilesUrl, 'placemakers-map-pmtiles');
+    const shares = await colourShares(png, { tile: TILE_C, marker: MARKER });
+    expect(shares.tile).toBeGreaterThan(0.5);
     expect(shares.marker).toBeGreaterThan(0.0005);
     await page.close();
   }, 120_000);

@@ -24,10 +24,11 @@ function absolute(style: Style): Style {
   return style;
 }
 
-function rasterStyle(source: { tiles: string[] } | { url: string }): Style {
+/** A raster basemap: XYZ tiles (up to zoom 19), or a PMTiles archive whose header gives its zooms. */
+function rasterStyle(source: { tiles: string[]; maxzoom: number } | { url: string }): Style {
   return {
     version: 8,
-    sources: { basemap: { type: 'raster', tileSize: 256, maxzoom: 19, ...source } },
+    sources: { basemap: { type: 'raster', tileSize: 256, ...source } },
     layers: [{ id: 'basemap', type: 'raster', source: 'basemap' }],
   };
 }
@@ -84,7 +85,7 @@ async function styleFor(config: MapStyle): Promise<string | Style> {
     case 'style':
       return config.url;
     case 'xyz':
-      return rasterStyle({ tiles: [config.template] });
+      return rasterStyle({ tiles: [config.template], maxzoom: 19 });
     case 'pmtiles':
       return pmtilesStyle(config.url);
     default: {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type HistoryEntry, type Place, type Suggestion, type Tip } from '../api.ts';
+import { MapView } from '../components/map-view.tsx';
 import { EditForm, FlagForm, MergeForm, RemoveForm, TipForm } from '../components/suggest-forms.tsx';
 
 const ACTIONS: [Suggestion, string][] = [
@@ -102,6 +103,7 @@ export function PlacePage(props: { id: string }) {
           {action === 'tip' && <TipForm place={place} onDone={done} />}
         </section>
       )}
+      <PlaceMap place={place} />
       <section class="card" aria-label="Tips">
         <h2>Tips</h2>
         {tips.length === 0 ? (
@@ -146,5 +148,26 @@ export function PlacePage(props: { id: string }) {
         )}
       </section>
     </>
+  );
+}
+
+/** Where the place is, at street zoom, and a link to the places around it on the big map. */
+function PlaceMap(props: { place: Place }) {
+  const { fsq_place_id: id, name, latitude, longitude } = props.place;
+  if (typeof latitude !== 'number' || typeof longitude !== 'number') return null;
+  const at = `${latitude.toFixed(5)},${longitude.toFixed(5)}`;
+  return (
+    <section class="card place-map" aria-label="Where">
+      <MapView
+        key={id}
+        label={`Map around ${name}`}
+        view={{ latitude, longitude, zoom: 14 }}
+        markers={[{ id, name, latitude, longitude }]}
+        selected={id}
+      />
+      <p>
+        <a href={`/placemakers/?at=${at},14`}>Places around it on the map</a>
+      </p>
+    </section>
   );
 }
