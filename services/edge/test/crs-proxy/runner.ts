@@ -99,6 +99,9 @@ async function deployParanoia(f: ProxyFixture, zone: Zone, pl: number): Promise<
     );
     if (res.status !== 200) throw new Error(`deploying PL${pl}: ${res.text}`);
   });
+  // compiled now (the level's CRS engine loads: seconds on a loaded machine), not by the first test's
+  // request, which the runner waits 5 s for
+  await f.edge.engine.planFor(zone.id);
 }
 
 /** The CRS rule ids each ray's Security Events name. */
