@@ -51,7 +51,9 @@ describe('PLACES_MAP_STYLE', () => {
   it('opens the editor page’s connect-src to the configured origin only', () => {
     expect(mapOrigins({ kind: 'default' })).toEqual([]);
     expect(mapOrigins(styleOf('https://a.example.com/{z}/{x}/{y}.png'))).toEqual(['https://a.example.com']);
-    expect(mapOrigins(styleOf('pmtiles://https://b.example.com/w.pmtiles'))).toEqual(['https://b.example.com']);
+    expect(mapOrigins(styleOf('pmtiles://https://b.example.com/w.pmtiles'))).toEqual([
+      'https://b.example.com',
+    ]);
   });
 });
 

@@ -137,8 +137,14 @@ function categoriesFrom(records: Iterable<PlaceRecord>, known: Map<string, Categ
 
 async function writeMedia(tx: Queryable, media: readonly RowMedia[]) {
   if (media.length === 0) return;
-  await insertTips(tx, media.flatMap((m) => m.tips));
-  await insertPhotos(tx, media.flatMap((m) => m.photos));
+  await insertTips(
+    tx,
+    media.flatMap((m) => m.tips),
+  );
+  await insertPhotos(
+    tx,
+    media.flatMap((m) => m.photos),
+  );
 }
 
 export async function importPlacesFile(
