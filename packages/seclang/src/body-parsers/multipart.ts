@@ -71,26 +71,6 @@ function parseDisposition(value: string, flag: (f: string) => void): Disposition
   return out;
 }
 
-interface Line {
-  text: string;
-  crlf: boolean;
-}
-
-function splitLines(body: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  for (;;) {
-    const nl = body.indexOf('\n', start);
-    if (nl < 0) {
-      lines.push({ text: body.slice(start), crlf: false });
-      return lines;
-    }
-    const crlf = nl > start && body.charCodeAt(nl - 1) === 13;
-    lines.push({ text: body.slice(start, crlf ? nl - 1 : nl), crlf });
-    start = nl + 1;
-  }
-}
-
 export function parseMultipart(
   body: string,
   contentType: string,
@@ -119,7 +99,7 @@ export function parseMultipart(
   let crlfSeen = false;
   let lfSeen = false;
   let headers: string[] = [];
-  let data: string[] = [];
+  let data = '';
   let error: string | undefined;
   let files = 0;
   let fileBytes = 0;
@@ -143,7 +123,7 @@ export function parseMultipart(
     }
     const name = disposition.name;
     for (const h of folded) result.partHeaders!.add(name, h);
-    const value = data.join('');
+    const value = data;
     result.lastName = name;
     if (disposition.filename !== undefined) fileBytes += value.length;
     // Bytes read so far that are not file data: delimiters, part headers, fields.
@@ -163,46 +143,63 @@ export function parseMultipart(
     } else error ??= `arguments limit of ${argumentsLimit} exceeded`;
   };
 
-  for (const line of splitLines(body)) {
-    lineStart += line.text.length + (line.crlf ? 2 : 1);
-    const isDelimiter = line.text.startsWith(delimiter);
-    const rest = isDelimiter ? line.text.slice(delimiter.length) : '';
+  // Line by line without copying the data lines: a part's data is the body's text from its first data
+  // line up to the delimiter's line (one slice), so a field of 131,000 empty lines costs a scan, not
+  // 131,000 strings (issue 13's worst multipart cases: 921160 and 921120 at PL4, 45–125 ms → ~3 ms).
+  let dataStart = 0;
+  for (let start = 0; start <= body.length; ) {
+    const nl = body.indexOf('\n', start);
+    const end = nl < 0 ? body.length : nl;
+    const crlf = nl > start && body.charCodeAt(nl - 1) === 13;
+    const textEnd = crlf ? end - 1 : end;
+    const lineBegin = start;
+    start = end + 1;
+    lineStart = start; // bytes read up to the end of this line (one past the body for its last line)
+    if (state === 'data' && !body.startsWith(delimiter, lineBegin)) continue; // the common data line
+    const text = body.slice(lineBegin, textEnd);
+    const isDelimiter = text.startsWith(delimiter);
+    const rest = isDelimiter ? text.slice(delimiter.length) : '';
     const closing = isDelimiter && rest.startsWith('--');
     if (isDelimiter && state !== 'epilogue' && (closing || /^[ \t]*$/.test(rest))) {
-      if (line.crlf) crlfSeen = true;
+      if (crlf) crlfSeen = true;
       else if (!closing) lfSeen = true;
       if (state === 'data') {
-        const last = data.length - 1;
-        if (last >= 0) data[last] = data[last]!.replace(/\r?\n$/, '');
+        // the line break before the delimiter belongs to it, not to the data
+        let dataEnd = lineBegin;
+        if (dataEnd > dataStart && body.charCodeAt(dataEnd - 1) === 10) dataEnd--;
+        if (dataEnd > dataStart && body.charCodeAt(dataEnd - 1) === 13) dataEnd--;
+        data = body.slice(dataStart, dataEnd);
         finishPart();
       } else if (state === 'headers') {
         flag('MULTIPART_INVALID_PART');
         error ??= 'Multipart: part without a body';
       }
       headers = [];
-      data = [];
+      data = '';
       state = closing ? 'epilogue' : 'headers';
       continue;
     }
-    if (isDelimiter && state === 'data') flag('MULTIPART_UNMATCHED_BOUNDARY');
+    if (isDelimiter && state === 'data') {
+      flag('MULTIPART_UNMATCHED_BOUNDARY');
+      continue;
+    }
     switch (state) {
       case 'preamble':
-        if (line.text.length > 0) flag('MULTIPART_DATA_BEFORE');
+        if (text.length > 0) flag('MULTIPART_DATA_BEFORE');
         break;
       case 'headers':
-        if (line.crlf) crlfSeen = true;
+        if (crlf) crlfSeen = true;
         else lfSeen = true;
-        if (line.text.length === 0) state = 'data';
-        else if (!/^[ \t]/.test(line.text) && !/^[^\s:]+:/.test(line.text)) {
+        if (text.length === 0) {
+          state = 'data';
+          dataStart = start;
+        } else if (!/^[ \t]/.test(text) && !/^[^\s:]+:/.test(text)) {
           flag('MULTIPART_INVALID_HEADER_FOLDING');
           error ??= 'Multipart: invalid part header';
-        } else headers.push(line.text);
-        break;
-      case 'data':
-        data.push(line.text + (line.crlf ? '\r\n' : '\n'));
+        } else headers.push(text);
         break;
       case 'epilogue':
-        if (line.text.trim().length > 0) flag('MULTIPART_DATA_AFTER');
+        if (text.trim().length > 0) flag('MULTIPART_DATA_AFTER');
         break;
     }
   }
