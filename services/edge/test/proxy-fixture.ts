@@ -61,7 +61,11 @@ export async function startOrigin(): Promise<{
       bodySha256: hash.digest('hex'),
     };
     seen.push(s);
-    const url = new URL(req.url ?? '/', 'http://origin');
+    // A target the WHATWG parser refuses (`/\` reads as `//`, a URL without a host) is a path all the
+    // same: a real origin answers it rather than dropping the connection.
+    const url = URL.canParse(req.url ?? '/', 'http://origin')
+      ? new URL(req.url ?? '/', 'http://origin')
+      : new URL('/unparsable', 'http://origin');
     if (url.pathname === '/stream') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       for (let i = 0; i < 5; i++) {

@@ -96,7 +96,16 @@ describe('hostile requests at the proxy', () => {
         );
         for (const a of answers) expect(a.status, JSON.stringify(bytes)).toBeLessThan(500);
       }),
-      { numRuns: 1000 },
+      {
+        numRuns: 1000,
+        // found by a CI run: an upgrade to a target the test origin's URL parser refused (it dropped the
+        // connection, so the proxy rightly answered 502; the origin now answers every target)
+        examples: [
+          [
+            'GET /\\ HTTP/1.1\r\nHost: plain.example.com\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nConnection: close\r\n\r\n',
+          ],
+        ],
+      },
     );
   }, 120_000);
 });

@@ -57,7 +57,10 @@ beforeAll(async () => {
   origin.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
     seen.push(req);
     if (req.url === '/ws/refused') {
-      socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 7\r\nConnection: close\r\n\r\nno room');
+      socket.end(
+        'HTTP/1.1 403 Forbidden\r\nContent-Length: 7\r\nConnection: close, x-hop\r\nX-Hop: must not pass\r\n' +
+          'X-Origin: yes\r\n\r\nno room',
+      );
       return;
     }
     socket.write(
@@ -163,5 +166,8 @@ describe('WebSocket upgrades through the edge', () => {
     expect(answer?.status).toBe(403);
     expect(answer?.body).toBe('no room');
     expect(answer?.head).toMatch(/\r\nconnection: close/i);
+    // a field the origin's Connection names is hop-by-hop: not relayed (RFC 9110 §7.6.1)
+    expect(answer?.head).not.toMatch(/x-hop/i);
+    expect(answer?.head).toMatch(/\r\nx-origin: yes/i);
   });
 });

@@ -42,6 +42,15 @@ function rawHead(res: IncomingMessage, rayHeader: string, drop: Set<string>, ext
 const NOT_RELAYED = new Set(['cf-ray']);
 const NOT_RELAYED_REFUSAL = new Set(['cf-ray', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade']);
 
+/** The fields of a refusal that are not relayed: the hop-by-hop ones, and those its `Connection` names. */
+function notRelayedRefusal(res: IncomingMessage): Set<string> {
+  const listed = res.headers.connection;
+  if (!listed) return NOT_RELAYED_REFUSAL;
+  const drop = new Set(NOT_RELAYED_REFUSAL);
+  for (const name of listed.split(',')) drop.add(name.trim().toLowerCase());
+  return drop;
+}
+
 export interface TunnelOptions {
   origin: string;
   method: string;
@@ -103,7 +112,7 @@ export function tunnel(o: TunnelOptions): void {
   });
   request.on('response', (res: IncomingMessage) => {
     request.setTimeout(0);
-    o.client.write(rawHead(res, o.rayHeader, NOT_RELAYED_REFUSAL, ['connection: close']));
+    o.client.write(rawHead(res, o.rayHeader, notRelayedRefusal(res), ['connection: close']));
     res.pipe(o.client);
     res.on('error', () => o.client.destroy());
   });
