@@ -58,7 +58,7 @@ for (const pl of [1, 4] as const) {
       );
     });
   }
-  cases.forEach((c, i) => rows.push({ c, ms: median(times[i]!), decision: decisions[i]! }));
+  for (const [i, c] of cases.entries()) rows.push({ c, ms: median(times[i]!), decision: decisions[i]! });
   rows.sort((a, b) => b.ms - a.ms);
   const over = rows.filter((r) => r.ms > TARGET_MS).length;
   console.log(
