@@ -87,8 +87,25 @@ export function createSandbox(runtime: SandboxRuntime, options: SandboxOptions =
     return next;
   };
 
-  // Expired events go as soon as the clock passes their retention, not at the next hourly prune.
-  clock.onMove(() => void runtime.edge.recorder.prune());
+  // Expired events go as soon as the clock passes their retention, not at the next hourly prune. One
+  // prune at a time, and once more after it when the clock moved meanwhile: two at once, the second
+  // skips the job's locked row, and a move made while the first ran would wait for the hourly one.
+  let pruning = false;
+  let movedWhilePruning = false;
+  clock.onMove(() => {
+    if (pruning) {
+      movedWhilePruning = true;
+      return;
+    }
+    pruning = true;
+    void (async () => {
+      do {
+        movedWhilePruning = false;
+        await runtime.edge.recorder.prune();
+      } while (movedWhilePruning);
+      pruning = false;
+    })();
+  });
 
   /** What is held in memory goes to the database first, so a snapshot has it and a restore drops it. */
   async function settle() {
