@@ -19,7 +19,7 @@ export function normalizeSlashPath(input: string): string {
   const trailing = /\/\.{0,2}$/.test(input) && input.length > 1;
   // The kept segments as [start, end) offsets into the input, on a stack of typed arrays: no string per
   // segment and no growing array (a 128 KB value of 65,000 segments cost ~4 ms split into strings, ~8 ms
-  // pushed onto arrays; ~1 ms this way).
+  // pushed onto arrays; ~2.6 ms this way).
   let segments = 1;
   for (let i = input.indexOf('/'); i >= 0; i = input.indexOf('/', i + 1)) segments++;
   const starts = new Int32Array(segments);

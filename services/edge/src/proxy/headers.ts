@@ -24,7 +24,7 @@ const FORWARDED = new Set([
  * The names a `Connection` value lists that are not hop-by-hop already (those are dropped anyway), added to
  * `into` (created at the first one): the common values (`keep-alive`, `upgrade`) add none.
  */
-function listedNames(value: string, into: Set<string> | undefined): Set<string> | undefined {
+export function listedNames(value: string, into: Set<string> | undefined): Set<string> | undefined {
   for (const t of value.includes(',') ? value.split(',') : [value]) {
     const name = t.trim().toLowerCase();
     if (name && !HOP_BY_HOP.has(name)) {

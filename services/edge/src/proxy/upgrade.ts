@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage, STATUS_CODES } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
+import { listedNames } from './headers.ts';
 import type { EdgePage } from './pages.ts';
 
 /** A page written straight on a socket (an upgrade request has no ServerResponse), then the socket closed. */
@@ -45,10 +46,8 @@ const NOT_RELAYED_REFUSAL = new Set(['cf-ray', 'connection', 'keep-alive', 'tran
 /** The fields of a refusal that are not relayed: the hop-by-hop ones, and those its `Connection` names. */
 function notRelayedRefusal(res: IncomingMessage): Set<string> {
   const listed = res.headers.connection;
-  if (!listed) return NOT_RELAYED_REFUSAL;
-  const drop = new Set(NOT_RELAYED_REFUSAL);
-  for (const name of listed.split(',')) drop.add(name.trim().toLowerCase());
-  return drop;
+  const extra = listed ? listedNames(listed, undefined) : undefined;
+  return extra ? new Set([...NOT_RELAYED_REFUSAL, ...extra]) : NOT_RELAYED_REFUSAL;
 }
 
 export interface TunnelOptions {
