@@ -255,6 +255,19 @@ export const ANOMALY_RULE = '6179ae15870a4bb7b2d480d4843b323c';
 export const paranoia = (pl: number) =>
   [2, 3, 4].filter((n) => n > pl).map((n) => ({ category: `paranoia-level-${n}`, enabled: false }));
 
+/**
+ * Resolves once every worker of the WAF pool has loaded the CRS the zone's plan runs (until then the engine
+ * evaluates inline; the workers load in the background after the plan compiles).
+ */
+export async function poolReady(f: ProxyFixture, zoneId: string): Promise<void> {
+  const profiles = (await f.edge.engine.planFor(zoneId))?.crsProfiles ?? [];
+  for (let i = 0; i < 1200; i++) {
+    if (f.edge.engine.pool?.ready(profiles)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the WAF worker pool did not load the CRS within 60 s');
+}
+
 /** Deploys both managed rulesets on the zone (the OWASP one at paranoia level `pl`) and waits until the proxy has them. */
 export async function deployManaged(f: ProxyFixture, zoneId: string, pl = 1): Promise<void> {
   await putManagedEntrypoint(f, zoneId, [

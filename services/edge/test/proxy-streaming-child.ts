@@ -2,7 +2,7 @@
 //   node --import tsx proxy-streaming-child.ts
 // Starts the proxy fixture (its origin streams too) with a zone whose WAF runs both managed rulesets
 // (OWASP CRS at PL1), prints {"proxy": "http://…"} on a line, and runs until stdin closes.
-import { deployManaged, startProxyFixture } from './proxy-fixture.ts';
+import { deployManaged, poolReady, startProxyFixture } from './proxy-fixture.ts';
 
 // a wide WAF time budget: on a loaded machine a preempted evaluation would be refused (fail closed)
 const f = await startProxyFixture({ EDGE_ORIGIN_TIMEOUT_MS: '30000', EDGE_WAF_TIME_BUDGET_MS: '5000' });
@@ -12,11 +12,7 @@ await deployManaged(f, zone.id);
 // pool's CRS engines (loaded in the background after the plan compiles; a CI run once measured that load
 // as 74 MB of "growth"), and the RE2 patterns and pooled evaluation that only inputs over
 // EDGE_WAF_BODY_LIMIT-sized bodies reach.
-const plan = await f.edge.engine.planFor(zone.id);
-for (let i = 0; f.edge.engine.pool && !f.edge.engine.pool.ready(plan?.crsProfiles ?? []); i++) {
-  if (i === 1200) throw new Error('the WAF worker pool did not load the CRS within 60 s');
-  await new Promise((r) => setTimeout(r, 50));
-}
+await poolReady(f, zone.id);
 for (const body of ['a=1', Buffer.alloc(1024 * 1024, 'w')]) {
   const warm = await f.send('stream.example.com', '/echo/warm', {
     method: 'POST',

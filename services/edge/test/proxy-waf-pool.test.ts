@@ -10,6 +10,7 @@ import {
   OWASP_RULESET,
   type ProxyFixture,
   paranoia,
+  poolReady,
   type Received,
   type SendOptions,
   startProxyFixture,
@@ -104,16 +105,6 @@ async function poolBusy(): Promise<void> {
   throw new Error('no request reached the WAF worker pool within 30 s');
 }
 
-/** Resolves once every worker has loaded the CRS the zones run (until then the engine evaluates inline). */
-async function poolReady(): Promise<void> {
-  const profiles = (await engine.planFor(attacked.id))?.crsProfiles ?? [];
-  for (let i = 0; i < 1200; i++) {
-    if (engine.pool?.ready(profiles)) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('the WAF worker pool did not load the CRS within 60 s');
-}
-
 /** Sets the routing threshold for the next requests (0: every request of a CRS zone goes to the pool). */
 function threshold(bytes: number): void {
   (engine.options as { wafPoolThreshold: number }).wafPoolThreshold = bytes;
@@ -122,7 +113,7 @@ function threshold(bytes: number): void {
 describe('the CRS on a worker pool', () => {
   it('answers benign requests to another zone while a batch of expensive ones is still being evaluated', async () => {
     threshold(4096);
-    await poolReady();
+    await poolReady(f, attacked.id);
     const done: Received[] = [];
     const batch = Array.from({ length: 12 }, () =>
       send('attacked.example.com', slowRequest()).then((res) => {
@@ -188,7 +179,7 @@ describe('the CRS on a worker pool', () => {
       }
       return out;
     };
-    await poolReady();
+    await poolReady(f, attacked.id);
     const evaluatedBefore = engine.pool?.evaluated ?? 0;
     const inline = await decide(Number.MAX_SAFE_INTEGER);
     expect(engine.pool?.evaluated).toBe(evaluatedBefore);
@@ -203,7 +194,7 @@ describe('the CRS on a worker pool', () => {
 
   it('replaces a worker that dies, and refuses the request it held (fail closed)', async () => {
     threshold(4096);
-    await poolReady();
+    await poolReady(f, attacked.id);
     const pending = send('attacked.example.com', slowRequest());
     await poolBusy();
     const replacedBefore = engine.pool?.replaced ?? 0;
@@ -215,7 +206,7 @@ describe('the CRS on a worker pool', () => {
     expect(engine.pool?.replaced).toBe(replacedBefore + 1);
     expect(engine.pool?.workers).toBe(1);
     // the new worker loads the CRS (requests are evaluated inline meanwhile), then decides as before
-    await poolReady();
+    await poolReady(f, attacked.id);
     threshold(0);
     const evaluated = engine.pool?.evaluated ?? 0;
     const blocked = await send('attacked.example.com', {
