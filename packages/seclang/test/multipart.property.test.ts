@@ -68,6 +68,22 @@ describe('parseMultipart', () => {
     expect(result.flags?.has('MULTIPART_LF_LINE')).toBe(false);
   });
 
+  it('reads hostile shapes of the proxy body limit (128 KB): 14,500 boundary-like lines, NUL and 0xFF bytes, 21,000 part headers', () => {
+    const lookalikes = `--${BOUNDARY}x\n`.repeat(14_500);
+    const binary = '\u0000\u00ff\n'.repeat(43_000);
+    const many = parseMultipart(
+      `--${BOUNDARY}\r\n${'X: y\r\n'.repeat(21_000)}Content-Disposition: form-data; name="q"\r\n\r\nv\r\n--${BOUNDARY}--\r\n`,
+      CONTENT_TYPE,
+      1000,
+    );
+    expect(many.args?.entries).toEqual([{ key: 'q', value: 'v' }]);
+    expect(many.partHeaders?.entries).toHaveLength(21_001);
+    for (const value of [lookalikes, binary]) {
+      const result = parseMultipart(body([{ name: 'q', value }], '\r\n'), CONTENT_TYPE, 1000);
+      expect(result.args?.entries).toEqual([{ key: 'q', value }]);
+    }
+  });
+
   it('says a body without its closing delimiter is incomplete, and reads no field of it', () => {
     const result = parseMultipart(
       `--${BOUNDARY}\r\nContent-Disposition: form-data; name="q"\r\n\r\nopen`,
