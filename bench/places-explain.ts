@@ -40,6 +40,7 @@ for (const [name, plan] of Object.entries(plans)) {
       return { rows: [], rowCount: 0 };
     }) as Queryable['query'],
     exec: async () => {},
+    copyIn: async () => {},
   };
   await searchPlaces(explain, plan);
 }

@@ -361,6 +361,7 @@ function inTransaction(tx: Queryable, engine: Db['engine']): Db {
     engine,
     query: (sql, params, options) => tx.query(sql, params, options),
     exec: (sql) => tx.exec(sql),
+    copyIn: (table, columns, data) => tx.copyIn(table, columns, data),
     transaction: (fn) => fn(tx),
     listen: () => Promise.reject(new Error('no LISTEN inside the fixtures transaction')),
     notify: async (channel, payload) => {

@@ -8,6 +8,7 @@ export {
 } from './auth.ts';
 export { type Clock, createFakeClock, type FakeClock, systemClock } from './clock.ts';
 export { type Config, ConfigError, loadConfig } from './config.ts';
+export { copyArrayField, copyField } from './db/copy.ts';
 export { DataDirInUseError, lockHolder } from './db/lockfile.ts';
 export { type Migration, migrate, migrationsDigest, migrationsFromDir } from './db/migrations.ts';
 export { openDb } from './db/open.ts';

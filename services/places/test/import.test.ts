@@ -175,3 +175,53 @@ spanning lines",48.857,2.353,,,,,,,,FR,,,,,,,,,,[${KOREAN}],[${LABEL}],,,,`,
     expect((await callPlaces(f, `/places/${pid(RE, 1)}`)).body.name).toBe('Second');
   });
 });
+
+describe('import by COPY: what a file may hold', () => {
+  const DU = 'ab';
+  const csvCell = (s: string) => `"${s.replace(/"/g, '""')}"`;
+  const HOSTILE = 'Tab\there \\N back\\slash "q" {a,b} 😀\nnext line';
+  const ODD_LABEL = 'Odd > Cat "quoted" \\ {a,b}, \\N';
+
+  it('keeps the later row of a place named twice (in one batch and across batches), and text as written', async () => {
+    const file = join(dir, 'twice.csv');
+    const lines = [
+      'fsq_place_id,name,latitude,longitude,address,fsq_category_ids,fsq_category_labels',
+      `${pid(DU, 1)},Old,1,1,,,`,
+      `${pid(DU, 2)},${csvCell(HOSTILE)},1,1,${csvCell('\\t\t\\\\')},${csvCell(JSON.stringify(['0123456789abcdef01234567']))},${csvCell(JSON.stringify([ODD_LABEL]))}`,
+      `${pid(DU, 3)},A,1,1,,,`,
+      `${pid(DU, 3)},B,1,1,,,`,
+      `${pid(DU, 5)},X,1,1,,,`,
+      `${pid(DU, 5)},Y,1,1,,,`,
+      `${pid(DU, 1)},New,1,1,,,`,
+      `${pid(DU, 8)},Nul,1,1,${csvCell('a\u0000b')},,`,
+      `${pid(DU, 9)},Nul In A List,1,1,,${csvCell(JSON.stringify(['x']))},${csvCell(JSON.stringify(['A > B\u0000']))}`,
+    ];
+    writeFileSync(file, lines.join('\n'));
+    const result = await importPlacesFile(f.deps.db, file, { batchSize: 3 });
+    expect(result.bad).toBe(2);
+    expect(result.badRows.map((b) => b.reason)).toEqual([
+      'address contains a NUL character (U+0000), which cannot be stored',
+      'fsq_category_labels contains a NUL character (U+0000), which cannot be stored',
+    ]);
+    const { rows } = await f.deps.db.query<{
+      fsq_place_id: string;
+      name: string;
+      address: string | null;
+      fsq_category_labels: string[];
+    }>(
+      'SELECT fsq_place_id, name, address, fsq_category_labels FROM places WHERE fsq_place_id LIKE $1 ORDER BY 1',
+      [`${DU}%`],
+    );
+    expect(rows.map((r) => [r.fsq_place_id, r.name])).toEqual([
+      [pid(DU, 1), 'New'],
+      [pid(DU, 2), HOSTILE],
+      [pid(DU, 3), 'B'],
+      [pid(DU, 5), 'Y'],
+    ]);
+    expect(rows[1]!.address).toBe('\\t\t\\\\');
+    expect(rows[1]!.fsq_category_labels).toEqual([ODD_LABEL]);
+    expect(rows[0]!.address).toBeNull();
+    const found = await callPlaces(f, `/places/${pid(DU, 2)}?fields=name,location`);
+    expect(found.body.name).toBe(HOSTILE);
+  });
+});

@@ -2,6 +2,7 @@ import { PGlite, type PGliteInterface, type PGliteOptions } from '@electric-sql/
 import { cube } from '@electric-sql/pglite/contrib/cube';
 import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { copyStatement } from './copy.ts';
 import { acquireLock } from './lockfile.ts';
 import type { Db, Queryable, QueryResult } from './types.ts';
 
@@ -14,7 +15,11 @@ export const pgliteOptions: PGliteOptions = {
 };
 
 interface PGliteLike {
-  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+  query<R>(
+    sql: string,
+    params?: unknown[],
+    options?: { blob?: Blob },
+  ): Promise<{ rows: R[]; affectedRows?: number }>;
   exec(sql: string): Promise<unknown>;
 }
 
@@ -30,6 +35,12 @@ function queryable(target: PGliteLike): Queryable {
     },
     async exec(sql: string) {
       await wrap(() => target.exec(sql));
+    },
+    async copyIn(table, columns, data) {
+      // PGlite reads COPY's input from the blob passed with the statement.
+      await wrap(() =>
+        target.query(copyStatement(table, columns, "'/dev/blob'"), [], { blob: new Blob([data]) }),
+      );
     },
   };
 }

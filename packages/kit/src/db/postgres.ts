@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { createLogger, type Logger } from '../log.ts';
+import { copyStatement } from './copy.ts';
 import type { Db, Queryable, QueryOptions, QueryResult } from './types.ts';
 
 const INT8_OID = 20;
@@ -44,6 +48,16 @@ function queryable(client: Client, statements: StatementNames): Queryable {
     },
     async exec(sql: string) {
       await client.query(sql);
+    },
+    async copyIn(table, columns, data) {
+      // A pool lends one connection for the COPY; a transaction's client is used as it is.
+      const connection = client instanceof pg.Pool ? await client.connect() : client;
+      try {
+        const stream = connection.query(copyFrom(copyStatement(table, columns, 'STDIN')));
+        await pipeline(Readable.from([typeof data === 'string' ? Buffer.from(data) : data]), stream);
+      } finally {
+        if (connection !== client) (connection as pg.PoolClient).release();
+      }
     },
   };
 }

@@ -1,10 +1,11 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Db, Queryable } from '@cairn/kit';
+import type { PlaceRecord } from '../data/place-record.ts';
 import { buildChains } from '../reference/chains.ts';
 import { type City, gazetteer } from '../reference/cities.ts';
 import { ensureReferenceData } from '../reference/reference.ts';
 import { buildTaxonomy } from '../reference/taxonomy.ts';
-import { estimatedPlaces, withIndexesRebuilt, worthRebuilding } from '../store/bulk-load.ts';
-import { writePlaces } from '../store/places-write.ts';
+import { copyBatch, copyPlaces, joinCopies, writePlaces } from '../store/places-write.ts';
 import { type CityPlan, generateInSpaceOrder, generatePlan } from './generator.ts';
 
 export interface GenerateOptions {
@@ -15,11 +16,21 @@ export interface GenerateOptions {
   cities?: readonly City[];
   /** How many places around which cities, instead of `count` places around cities drawn by population. */
   plan?: readonly CityPlan[];
+  /**
+   * One transaction of COPYs (all or nothing) rather than batch by batch; by default from 50,000 places.
+   */
+  bulk?: boolean;
   /** Called after each batch with the number of places written so far. */
   onProgress?: (done: number, total: number) => void;
 }
 
 export const MAX_GENERATE = 50_000_000;
+
+/** From this many places a run is one transaction of COPYs. */
+const BULK_LOAD = 50_000;
+
+/** Places made at a time between turns of the event loop (~10 ms of work). */
+const CHUNK = 250;
 
 /**
  * Generates `count` places into the store. The same seed and count give the same places (same ids), so running
@@ -37,29 +48,67 @@ export async function generatePlaces(
   const input = { seed: options.seed, taxonomy, chains, cities: options.cities ?? gazetteer().cities };
   const batchSize = options.batchSize ?? 5000;
   const total = options.plan ? options.plan.reduce((sum, p) => sum + p.count, 0) : options.count;
-  const batches = () =>
+  // Places are made in small chunks with a turn of the event loop after each, so the database connection's
+  // socket is written to while the next places are made (one synchronous batch would starve the server).
+  const chunks = () =>
     options.plan
-      ? generatePlan(input, options.plan, batchSize)
-      : generateInSpaceOrder(input, options.count, batchSize);
-  const load = async (target: Queryable) => {
+      ? generatePlan(input, options.plan, CHUNK)
+      : generateInSpaceOrder(input, options.count, CHUNK);
+  const chainName = (id: string) => chainNames.get(id);
+  const load = async <T>(
+    target: Queryable,
+    prepare: (chunk: PlaceRecord[]) => T,
+    write: (target: Queryable, parts: T[]) => Promise<void>,
+  ) => {
     let written = 0;
-    // The next batch is made while the database writes the previous one.
-    let writing: Promise<void> | undefined;
-    for (const batch of batches()) {
-      await writing;
-      if (writing) options.onProgress?.(written, total);
-      writing = writePlaces(target, batch, (id) => chainNames.get(id));
-      writing.catch(() => undefined); // awaited on the next turn; a failure while generating is not unhandled
-      written += batch.length;
+    // Batches are written one after the other, and one more waits behind the one being written, so the
+    // database has the next batch as soon as it finishes one; the one after is made meanwhile.
+    let tail: Promise<void> = Promise.resolve();
+    const inFlight: { done: Promise<void>; rows: number }[] = [];
+    const settle = async () => {
+      const oldest = inFlight.shift()!;
+      await oldest.done;
+      written += oldest.rows;
+      options.onProgress?.(written, total);
+    };
+    let parts: T[] = [];
+    let rows = 0;
+    const flush = async () => {
+      if (inFlight.length >= 2) await settle();
+      const batch = parts;
+      tail = tail.then(() => write(target, batch));
+      tail.catch(() => undefined); // awaited by settle(); a failure while generating is not unhandled
+      inFlight.push({ done: tail, rows });
+      parts = [];
+      rows = 0;
+    };
+    for (const chunk of chunks()) {
+      parts.push(prepare(chunk));
+      rows += chunk.length;
+      if (rows >= batchSize) await flush();
+      await setImmediate();
     }
-    await writing;
-    options.onProgress?.(written, total);
+    if (rows > 0) await flush();
+    while (inFlight.length > 0) await settle();
     return written;
   };
-  // Large runs load in one transaction with the indexes rebuilt at the end (all or nothing); small runs write
-  // batch by batch into the indexed table (a run cut short keeps whole batches; the same seed completes it).
-  const written = worthRebuilding(total, await estimatedPlaces(db))
-    ? await withIndexesRebuilt(db, load)
-    : await load(db);
+  // Large runs load in one transaction (all or nothing) by COPY; small runs write batch by batch (a run cut
+  // short keeps whole batches; the same seed completes it).
+  const written =
+    (options.bulk ?? total >= BULK_LOAD)
+      ? await db.transaction(async (tx) => {
+          const written = await load(
+            tx,
+            (chunk) => copyBatch(chunk, chainName),
+            (t, parts) => copyPlaces(t, joinCopies(parts)),
+          );
+          await tx.exec('ANALYZE places');
+          return written;
+        })
+      : await load(
+          db,
+          (chunk) => chunk,
+          (t, parts) => writePlaces(t, parts.flat(), chainName),
+        );
   return { written, ms: performance.now() - started };
 }

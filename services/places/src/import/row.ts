@@ -28,6 +28,13 @@ function text(value: RowValue, column: string, max = 500): string | null {
   const s = value instanceof Date ? value.toISOString() : String(value).trim();
   if (s === '') return null;
   if (s.length > max) throw new BadRow(`${column} is longer than ${max} characters`);
+  return storable(s, column);
+}
+
+/** PostgreSQL's text cannot hold U+0000: the row is refused rather than the whole import failing. */
+function storable(s: string, column: string): string {
+  if (s.includes('\u0000'))
+    throw new BadRow(`${column} contains a NUL character (U+0000), which cannot be stored`);
   return s;
 }
 
@@ -63,13 +70,9 @@ function list(value: RowValue, column: string): string[] {
   const s = text(value, column, 10_000);
   if (s === null) return [];
   if (s.startsWith('[')) {
+    let parsed: unknown;
     try {
-      const parsed: unknown = JSON.parse(s);
-      if (Array.isArray(parsed))
-        return parsed
-          .map(String)
-          .map((v) => v.trim())
-          .filter((v) => v !== '');
+      parsed = JSON.parse(s);
     } catch {
       if (!s.endsWith(']')) throw new BadRow(`${column} is not a list`);
       return s
@@ -78,6 +81,8 @@ function list(value: RowValue, column: string): string[] {
         .map((v) => v.trim().replace(/^'(.*)'$/, '$1'))
         .filter((v) => v !== '');
     }
+    if (Array.isArray(parsed))
+      return parsed.map((v) => storable(String(v).trim(), column)).filter((v) => v !== '');
   }
   return [s];
 }

@@ -1,4 +1,4 @@
-import { open, stat } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { badRequest, type Db, type Queryable } from '@cairn/kit';
 import type { PlaceRecord } from '../data/place-record.ts';
@@ -6,13 +6,12 @@ import { DATASET_COLUMNS } from '../data/place-record.ts';
 import { type Category, pluralOf } from '../reference/category.ts';
 import { hexId } from '../reference/ids.ts';
 import { ensureReferenceData } from '../reference/reference.ts';
-import { estimatedPlaces, withIndexesRebuilt, worthRebuilding } from '../store/bulk-load.ts';
 import { insertPhotos, insertTips } from '../store/media.ts';
-import { writePlaces } from '../store/places-write.ts';
+import { copyBatch, copyPlaces } from '../store/places-write.ts';
 import { upsertCategories } from '../store/reference.ts';
 import { readCsv } from './csv.ts';
 import { MEDIA_COLUMNS, mediaOfRow, type RowMedia } from './media.ts';
-import { parquetColumns, parquetRowCount, readParquet } from './parquet.ts';
+import { parquetColumns, readParquet } from './parquet.ts';
 import { BadRow, REQUIRED_COLUMNS, type RowValue, toPlaceRecord } from './row.ts';
 
 /**
@@ -164,14 +163,9 @@ export async function importPlacesFile(
   );
   const seen = new Map<string, Category>(existing.map((r) => [r.category_id, {} as Category]));
 
-  // A file much larger than the table is loaded with the indexes rebuilt afterwards (~300 bytes a CSV row).
-  const { size } = await stat(path);
-  const incoming = format === 'parquet' ? await parquetRowCount(path) : Math.floor(size / 300);
-  const inTransaction = worthRebuilding(incoming, await estimatedPlaces(db))
-    ? <T>(fn: (tx: Queryable) => Promise<T>) => withIndexesRebuilt(db, fn)
-    : <T>(fn: (tx: Queryable) => Promise<T>) => db.transaction(fn);
-
-  await inTransaction(async (tx) => {
+  // One transaction (all or nothing) of COPYs, the indexes kept up to date row by row: their upkeep costs the
+  // server about what building them afterwards would, and it runs while the file is read.
+  await db.transaction(async (tx) => {
     let batch: PlaceRecord[] = [];
     // Tips and photos of the batch's rows, where the file has them (import/media.ts).
     let media: RowMedia[] = [];
@@ -185,9 +179,10 @@ export async function importPlacesFile(
         for (const [id, c] of seen)
           if (c.source === 'import' && !newCategories.has(id)) newCategories.set(id, c);
       }
+      const encoded = copyBatch(batch, () => undefined);
       await writing;
       const batchMedia = media;
-      writing = writePlaces(tx, batch, () => undefined).then(() => writeMedia(tx, batchMedia));
+      writing = copyPlaces(tx, encoded).then(() => writeMedia(tx, batchMedia));
       media = [];
       writing.catch(() => undefined); // awaited by the next flush or at the end
       result.imported += batch.length;
@@ -220,6 +215,8 @@ export async function importPlacesFile(
     await flush();
     await writing;
     await upsertCategories(tx, [...newCategories.values()], false);
+    // The planner's statistics, as autovacuum would take them later.
+    if (result.imported >= 50_000) await tx.exec('ANALYZE places');
   });
   result.categoriesAdded = newCategories.size;
   result.ms = performance.now() - started;

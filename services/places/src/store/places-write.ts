@@ -1,4 +1,4 @@
-import type { Queryable } from '@cairn/kit';
+import { copyArrayField, copyField, type Queryable } from '@cairn/kit';
 import { earthPoint } from '../data/earth.ts';
 import { multirangeLiteral, weekIntervals } from '../data/hours.ts';
 import { openSlotTokens } from '../data/open-hours.ts';
@@ -71,12 +71,125 @@ export async function writePlaces(
   chainName: (id: string) => string | undefined,
 ): Promise<void> {
   if (records.length === 0) return;
+  await db.query(UPSERT, [wellFormed(JSON.stringify(placeRows(lastOfEachId(records), chainName)))]);
+}
+
+/** A batch encoded for copyPlaces (done while the database writes the previous one). */
+export interface PlacesCopy {
+  records: readonly PlaceRecord[];
+  chainName: (id: string) => string | undefined;
+  /** COPY's text format, as UTF-8. */
+  data: Buffer;
+}
+
+export function copyBatch(
+  records: readonly PlaceRecord[],
+  chainName: (id: string) => string | undefined,
+): PlacesCopy {
+  const distinct = lastOfEachId(records);
+  const year = new Date().getUTCFullYear();
+  // Each line encoded on its own and the bytes concatenated: half the time of encoding one joined string.
+  const lines = distinct.map((r) => Buffer.from(`${copyLine(r, derived(r, chainName, year))}\n`));
+  return { records: distinct, chainName, data: Buffer.concat(lines) };
+}
+
+/** Batches encoded separately, as one (places distinct across them). */
+export function joinCopies(parts: readonly PlacesCopy[]): PlacesCopy {
+  if (parts.length === 1) return parts[0]!;
+  return {
+    records: parts.flatMap((p) => p.records),
+    chainName: parts[0]!.chainName,
+    data: Buffer.concat(parts.map((p) => p.data)),
+  };
+}
+
+/**
+ * The bulk path of generation and import (inside their transaction): the batch is COPYed, which costs the
+ * server ~15 µs a row against 40–90 for the upsert, indexes aside. COPY only inserts, so a batch that meets a
+ * place already there (a re-run, a file naming a place twice) is rolled back to a savepoint and written by the
+ * upsert instead — the same outcome: the later row wins.
+ */
+export async function copyPlaces(tx: Queryable, batch: PlacesCopy): Promise<void> {
+  if (batch.records.length === 0) return;
+  await tx.exec('SAVEPOINT places_copy');
+  try {
+    await tx.copyIn('places', COLUMNS, batch.data);
+    await tx.exec('RELEASE SAVEPOINT places_copy');
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+    await tx.exec('ROLLBACK TO SAVEPOINT places_copy');
+    await writePlaces(tx, batch.records, batch.chainName);
+  }
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/** One record per place id, the last of each (a statement may not write one row twice). */
+function lastOfEachId(records: readonly PlaceRecord[]): readonly PlaceRecord[] {
+  const byId = new Map<string, PlaceRecord>();
+  for (const r of records) byId.set(r.fsq_place_id, r);
+  return byId.size === records.length ? records : [...byId.values()];
+}
+
+/** The columns computed from a record rather than copied from it. */
+function derived(r: PlaceRecord, chainName: (id: string) => string | undefined, year: number) {
+  const chains = r.fsq_chain_ids.map(chainName).filter((n): n is string => n !== undefined);
+  const week = r.hours && r.hours.length > 0 ? weekIntervals(r.hours) : [];
+  return {
+    search_text: searchTextOf(r, chains),
+    open_week: week.length > 0 ? multirangeLiteral(week) : null,
+    open_hours: openSlotTokens(week, r.time_zone, year),
+    pt: earthPoint(r.latitude, r.longitude),
+  };
+}
+
+/** One row in COPY's text format, the fields in COLUMNS' order (checked by the write tests on both paths). */
+function copyLine(r: PlaceRecord, d: ReturnType<typeof derived>): string {
+  return [
+    copyField(r.fsq_place_id),
+    copyField(r.name),
+    copyField(r.latitude),
+    copyField(r.longitude),
+    copyField(r.address),
+    copyField(r.locality),
+    copyField(r.region),
+    copyField(r.postcode),
+    copyField(r.admin_region),
+    copyField(r.post_town),
+    copyField(r.po_box),
+    copyField(r.country),
+    copyField(r.date_created),
+    copyField(r.date_refreshed),
+    copyField(r.date_closed),
+    copyField(r.tel),
+    copyField(r.website),
+    copyField(r.email),
+    copyField(r.facebook_id),
+    copyField(r.instagram),
+    copyField(r.twitter),
+    copyArrayField(r.fsq_category_ids),
+    copyArrayField(r.fsq_category_labels),
+    copyField(r.placemaker_url),
+    copyArrayField(r.unresolved_flags),
+    copyArrayField(r.fsq_chain_ids),
+    copyField(r.price),
+    copyField(r.rating),
+    copyField(r.popularity),
+    copyField(r.hours ? JSON.stringify(r.hours) : null),
+    copyField(r.time_zone),
+    copyField(d.search_text),
+    copyField(d.open_week),
+    copyArrayField(d.open_hours),
+    `(${d.pt[0]}, ${d.pt[1]}, ${d.pt[2]})`,
+  ].join('\t');
+}
+
+function placeRows(records: readonly PlaceRecord[], chainName: (id: string) => string | undefined) {
   // One object literal of one shape for every row: JSON.stringify's fast path (a spread of the record is
   // twice as slow).
   const year = new Date().getUTCFullYear();
-  const rows = records.map((r) => {
-    const chains = r.fsq_chain_ids.map(chainName).filter((n): n is string => n !== undefined);
-    const week = r.hours && r.hours.length > 0 ? weekIntervals(r.hours) : [];
+  return records.map((r) => {
+    const d = derived(r, chainName, year);
     return {
       fsq_place_id: r.fsq_place_id,
       name: r.name,
@@ -109,13 +222,12 @@ export async function writePlaces(
       popularity: r.popularity,
       hours: r.hours,
       time_zone: r.time_zone,
-      search_text: searchTextOf(r, chains),
-      open_week: week.length > 0 ? multirangeLiteral(week) : null,
-      open_hours: openSlotTokens(week, r.time_zone, year),
-      pt: earthPoint(r.latitude, r.longitude),
+      search_text: d.search_text,
+      open_week: d.open_week,
+      open_hours: d.open_hours,
+      pt: d.pt,
     } satisfies Record<Column, unknown>;
   });
-  await db.query(UPSERT, [wellFormed(JSON.stringify(rows))]);
 }
 
 /**

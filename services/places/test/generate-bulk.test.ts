@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gazetteer, generatePlaces } from '../src/index.ts';
+import { callPlaces, type PlacesFixture, startPlaces } from './helpers.ts';
+
+/**
+ * Large generations and imports are written by COPY in one transaction; small ones by the upsert. Both must
+ * store the same rows: the same seed written each way gives identical places, every derived column included
+ * (search text, opening hours as ranges and index slots, the point).
+ */
+describe('generation by COPY', () => {
+  let f: PlacesFixture;
+  const cities = ['Paris, FR', 'Tokyo, JP', 'São Paulo, BR'].map((name) => gazetteer().resolve(name)!);
+  const rowsOf = async (seedPrefix: string) => {
+    const { rows } = await f.deps.db.query<{ id: string; row: Record<string, unknown> }>(
+      `SELECT fsq_place_id AS id, to_jsonb(p) - 'fsq_place_id' AS row
+         FROM places p WHERE fsq_place_id = ANY($1::text[]) ORDER BY fsq_place_id`,
+      [seedPrefix.split(',')],
+    );
+    return rows;
+  };
+
+  beforeAll(async () => {
+    f = await startPlaces();
+  }, 120_000);
+  afterAll(() => f?.close());
+
+  it('writes the same rows as the upsert, and a second run of the seed replaces them', async () => {
+    const progress: number[] = [];
+    const bulk = await generatePlaces(f.deps.db, {
+      count: 900,
+      seed: 'bulk',
+      cities,
+      bulk: true,
+      batchSize: 200,
+      onProgress: (done) => progress.push(done),
+    });
+    expect(bulk.written).toBe(900);
+    expect(progress.at(-1)).toBe(900);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    const ids = (
+      await f.deps.db.query<{ id: string }>(`SELECT fsq_place_id AS id FROM places ORDER BY fsq_place_id`)
+    ).rows.map((r) => r.id);
+    expect(ids).toHaveLength(900);
+    const copied = await rowsOf(ids.join(','));
+
+    // The same seed again by COPY: every batch meets its places and is written by the upsert instead.
+    await generatePlaces(f.deps.db, { count: 900, seed: 'bulk', cities, bulk: true, batchSize: 200 });
+    expect(await rowsOf(ids.join(','))).toEqual(copied);
+
+    // And by the upsert into an empty table: the same rows.
+    await f.deps.db.exec('DELETE FROM places');
+    await generatePlaces(f.deps.db, { count: 900, seed: 'bulk', cities, bulk: false, batchSize: 200 });
+    const upserted = await rowsOf(ids.join(','));
+    expect(upserted).toEqual(copied);
+    expect(upserted[0]!.row).toMatchObject({ search_text: expect.any(String), pt: expect.any(String) });
+
+    const paris = await callPlaces(f, '/places/search?near=Paris,%20FR&limit=5');
+    expect(paris.status).toBe(200);
+    expect(paris.body.results).toHaveLength(5);
+  });
+});
