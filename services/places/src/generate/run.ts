@@ -5,7 +5,7 @@ import { buildChains } from '../reference/chains.ts';
 import { type City, gazetteer } from '../reference/cities.ts';
 import { ensureReferenceData } from '../reference/reference.ts';
 import { buildTaxonomy } from '../reference/taxonomy.ts';
-import { copyBatch, copyPlaces, joinCopies, writePlaces } from '../store/places-write.ts';
+import { copyPlaces, PlacesCopyBuilder, writePlaces } from '../store/places-write.ts';
 import { type CityPlan, generateInSpaceOrder, generatePlan } from './generator.ts';
 
 export interface GenerateOptions {
@@ -55,10 +55,11 @@ export async function generatePlaces(
       ? generatePlan(input, options.plan, CHUNK)
       : generateInSpaceOrder(input, options.count, CHUNK);
   const chainName = (id: string) => chainNames.get(id);
+  /** Writes the places in batches of `batchSize`, collected by `batches` and written by `write`. */
   const load = async <T>(
     target: Queryable,
-    prepare: (chunk: PlaceRecord[]) => T,
-    write: (target: Queryable, parts: T[]) => Promise<void>,
+    batches: { readonly size: number; add(record: PlaceRecord): void; take(): T },
+    write: (target: Queryable, batch: T) => Promise<void>,
   ) => {
     let written = 0;
     // Batches are written one after the other, and one more waits behind the one being written, so the
@@ -71,24 +72,20 @@ export async function generatePlaces(
       written += oldest.rows;
       options.onProgress?.(written, total);
     };
-    let parts: T[] = [];
-    let rows = 0;
     const flush = async () => {
       if (inFlight.length >= 2) await settle();
-      const batch = parts;
+      const rows = batches.size;
+      const batch = batches.take();
       tail = tail.then(() => write(target, batch));
       tail.catch(() => undefined); // awaited by settle(); a failure while generating is not unhandled
       inFlight.push({ done: tail, rows });
-      parts = [];
-      rows = 0;
     };
     for (const chunk of chunks()) {
-      parts.push(prepare(chunk));
-      rows += chunk.length;
-      if (rows >= batchSize) await flush();
+      for (const record of chunk) batches.add(record);
+      if (batches.size >= batchSize) await flush();
       await setImmediate();
     }
-    if (rows > 0) await flush();
+    if (batches.size > 0) await flush();
     while (inFlight.length > 0) await settle();
     return written;
   };
@@ -97,18 +94,29 @@ export async function generatePlaces(
   const written =
     (options.bulk ?? total >= BULK_LOAD)
       ? await db.transaction(async (tx) => {
-          const written = await load(
-            tx,
-            (chunk) => copyBatch(chunk, chainName),
-            (t, parts) => copyPlaces(t, joinCopies(parts)),
-          );
+          const written = await load(tx, new PlacesCopyBuilder(chainName), copyPlaces);
           await tx.exec('ANALYZE places');
           return written;
         })
-      : await load(
-          db,
-          (chunk) => chunk,
-          (t, parts) => writePlaces(t, parts.flat(), chainName),
-        );
+      : await load(db, new RecordBatches(), (target, records) => writePlaces(target, records, chainName));
   return { written, ms: performance.now() - started };
+}
+
+/** Records collected into batches as they are, for writePlaces. */
+class RecordBatches {
+  private records: PlaceRecord[] = [];
+
+  get size(): number {
+    return this.records.length;
+  }
+
+  add(record: PlaceRecord): void {
+    this.records.push(record);
+  }
+
+  take(): PlaceRecord[] {
+    const taken = this.records;
+    this.records = [];
+    return taken;
+  }
 }

@@ -7,7 +7,7 @@ import { type Category, pluralOf } from '../reference/category.ts';
 import { hexId } from '../reference/ids.ts';
 import { ensureReferenceData } from '../reference/reference.ts';
 import { insertPhotos, insertTips } from '../store/media.ts';
-import { copyBatch, copyPlaces } from '../store/places-write.ts';
+import { copyPlaces, PlacesCopyBuilder } from '../store/places-write.ts';
 import { upsertCategories } from '../store/reference.ts';
 import { readCsv } from './csv.ts';
 import { MEDIA_COLUMNS, mediaOfRow, type RowMedia } from './media.ts';
@@ -166,27 +166,27 @@ export async function importPlacesFile(
   // One transaction (all or nothing) of COPYs, the indexes kept up to date row by row: their upkeep costs the
   // server about what building them afterwards would, and it runs while the file is read.
   await db.transaction(async (tx) => {
-    let batch: PlaceRecord[] = [];
+    // Rows are encoded for COPY as they are read (see PlacesCopyBuilder).
+    const batch = new PlacesCopyBuilder(() => undefined);
     // Tips and photos of the batch's rows, where the file has them (import/media.ts).
     let media: RowMedia[] = [];
     let rows = 0;
     // The file is read on while the database writes the previous batch.
     let writing: Promise<void> | undefined;
     const flush = async () => {
+      const encoded = batch.take();
       const before = seen.size;
-      categoriesFrom(batch, seen);
+      categoriesFrom(encoded.records, seen);
       if (seen.size > before) {
         for (const [id, c] of seen)
           if (c.source === 'import' && !newCategories.has(id)) newCategories.set(id, c);
       }
-      const encoded = copyBatch(batch, () => undefined);
       await writing;
       const batchMedia = media;
       writing = copyPlaces(tx, encoded).then(() => writeMedia(tx, batchMedia));
       media = [];
       writing.catch(() => undefined); // awaited by the next flush or at the end
-      result.imported += batch.length;
-      batch = [];
+      result.imported += encoded.records.length;
     };
     for await (const source of sourceRows(path, format)) {
       rows++;
@@ -194,7 +194,7 @@ export async function importPlacesFile(
         if (typeof source.values.__error === 'string') throw new BadRow(source.values.__error);
         const record = toPlaceRecord(source.values);
         const rowMedia = mediaOfRow(record.fsq_place_id, source.values);
-        batch.push(record);
+        batch.add(record);
         if (rowMedia.tips.length > 0 || rowMedia.photos.length > 0) media.push(rowMedia);
       } catch (error) {
         if (!(error instanceof BadRow)) throw error;
@@ -209,7 +209,7 @@ export async function importPlacesFile(
           );
         }
       }
-      if (batch.length >= batchSize) await flush();
+      if (batch.size >= batchSize) await flush();
       if (rows % 50_000 === 0) options.onProgress?.(rows);
     }
     await flush();
