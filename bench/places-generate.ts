@@ -12,6 +12,12 @@
 //     share (JSON recordset upsert, index builds) first.
 //   first start, cairn serve on PGlite with an empty data dir: 22 s CPU without demo, 33 s with the default 20,000
 //     (the demo adds ~11 s CPU; 'Generated 20,000 demo places in 62.7 s' wall at load 31).
+//
+// Quiet machine, 27 Nov: before loading by COPY (json_to_recordset upsert, indexes dropped and rebuilt):
+//   generatePlaces, PostgreSQL 1M    wall 149.4 s, Node 39.7 s CPU, PostgreSQL 119.0 s
+// after (a2d3d38: COPY, indexes kept, made in chunks between turns of the event loop):
+//   generator alone                 19.2 µs CPU per place
+//   generatePlaces, PostgreSQL 1M    wall 60.8 s, Node 40.1 s CPU, PostgreSQL 48.5 s (other runs: 59.2, 59.7 s)
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
