@@ -9,8 +9,9 @@ import { cpus, loadavg } from 'node:os';
 import { systemClock } from '@cairn/kit';
 import { placesMigrations } from '@cairn/places';
 import { createMemoryRateLimiter, type RateLimiter } from '../services/places/src/access/rate-limit.ts';
-import { createPostgresRateLimiter } from '../services/places/src/access/rate-limit-postgres.ts';
-import { createRedisRateLimiter } from '../services/places/src/access/rate-limit-redis.ts';
+import { createLeasedRateLimiter } from '../services/places/src/access/rate-limit-lease.ts';
+import { createPostgresBuckets } from '../services/places/src/access/rate-limit-postgres.ts';
+import { createRedisBuckets } from '../services/places/src/access/rate-limit-redis.ts';
 import { freshDb } from './places-bench-db.ts';
 
 const rounds = Number(process.argv[2] ?? 5);
@@ -48,11 +49,12 @@ async function concurrentPerSecond(limiter: RateLimiter): Promise<number> {
 const db = await freshDb('cairn_bench_rate', placesMigrations);
 const stores: Record<string, RateLimiter> = {
   memory: createMemoryRateLimiter(systemClock, options),
-  postgresql: createPostgresRateLimiter(db, systemClock, options),
-  redis: createRedisRateLimiter(redisUrl, systemClock, {
-    ...options,
-    keyPrefix: `cairn:bench:${process.pid}:`,
-  }),
+  postgresql: createLeasedRateLimiter(createPostgresBuckets(db, systemClock, options), systemClock, options),
+  redis: createLeasedRateLimiter(
+    createRedisBuckets(redisUrl, systemClock, { ...options, keyPrefix: `cairn:bench:${process.pid}:` }),
+    systemClock,
+    options,
+  ),
 };
 // Warm up: connections open, statements prepared, the script loaded.
 for (const limiter of Object.values(stores)) {

@@ -5,8 +5,9 @@ import {
   type RateStore,
   withLocalFallback,
 } from './access/rate-limit.ts';
-import { createPostgresRateLimiter } from './access/rate-limit-postgres.ts';
-import { createRedisRateLimiter } from './access/rate-limit-redis.ts';
+import { createLeasedRateLimiter } from './access/rate-limit-lease.ts';
+import { createPostgresBuckets } from './access/rate-limit-postgres.ts';
+import { createRedisBuckets } from './access/rate-limit-redis.ts';
 import { createUsageCounter, type UsageCounter } from './access/usage.ts';
 import { DEFAULT_PLACES_CONFIG, type PlacesConfig } from './config.ts';
 import { seedDemo } from './demo.ts';
@@ -103,15 +104,20 @@ export function createPlaces(
     },
     take: (credentialId) => current.take(credentialId),
     close: () => current.close(),
-    // The shared stores' buckets are rows (restored with the database); the local ones are in memory.
-    clear: () => local.clear?.(),
+    // The shared stores' buckets are rows (restored with the database); the local ones, and the tokens this
+    // process holds from the shared buckets, are in memory.
+    clear: () => {
+      local.clear?.();
+      if (current !== local) current.clear?.();
+    },
   };
   function sharedLimiter(): RateLimiter {
     if (rateStore === 'memory') return local;
-    const shared =
+    const buckets =
       rateStore === 'database'
-        ? createPostgresRateLimiter(app.db, app.clock, rateOptions)
-        : createRedisRateLimiter(requiredRedisUrl(config), app.clock, rateOptions);
+        ? createPostgresBuckets(app.db, app.clock, rateOptions)
+        : createRedisBuckets(requiredRedisUrl(config), app.clock, rateOptions);
+    const shared = createLeasedRateLimiter(buckets, app.clock, rateOptions);
     return withLocalFallback(shared, local, app.clock, app.log);
   }
   async function reload() {

@@ -2,6 +2,9 @@ import { createServiceKey } from '@cairn/identity';
 import { serveOnLoopback } from '@cairn/kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateStore } from '../src/access/rate-limit.ts';
+import { type SharedBuckets, type TakeRequest, takeFromBucket } from '../src/access/rate-limit-lease.ts';
+import { createPostgresBuckets } from '../src/access/rate-limit-postgres.ts';
+import { createRedisBuckets } from '../src/access/rate-limit-redis.ts';
 import { createPlaces, type Places } from '../src/index.ts';
 import { type PlacesFixture, startPlaces } from './helpers.ts';
 
@@ -107,6 +110,53 @@ describe.each(stores)('the rate limit shared by two hosts (%s store)', (rateStor
     expect((await burst(hosts, a.secret, 2 * BURST)).ok).toBe(BURST);
     expect((await burst(hosts, b.secret, 2 * BURST)).ok).toBe(BURST);
   });
+});
+
+describe.each(stores)('one call to the %s store', (rateStore) => {
+  it('takes tokens ahead only from the upper half of the bucket and adds given-back tokens first, as takeFromBucket says', async () => {
+    const f = await startPlaces({});
+    const options = { rate: 10, burst: 20 };
+    const buckets: SharedBuckets =
+      rateStore === 'database'
+        ? createPostgresBuckets(f.deps.db, f.clock, options)
+        : createRedisBuckets(redisUrl!, f.clock, { ...options, keyPrefix: `cairn:test:${Date.now()}:` });
+    try {
+      // The Redis client connects in the background (calls fail until it has): wait for it on another key.
+      for (let tries = 0; ; tries++) {
+        try {
+          await buckets.takeUpTo('warm-up', { want: 0, ahead: 0, giveBack: 0 });
+          break;
+        } catch (error) {
+          if (tries > 100) throw error;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+      const steps: (TakeRequest & { advance: number })[] = [
+        { want: 1, ahead: 5, giveBack: 0, advance: 0 }, // full bucket: 1 + 5 taken
+        { want: 2, ahead: 5, giveBack: 0, advance: 0 }, // 14 left: 2 + 2 (down to half)
+        { want: 3, ahead: 5, giveBack: 0, advance: 0 }, // 10 left: 3, nothing ahead
+        { want: 1, ahead: 5, giveBack: 4, advance: 100 }, // 7 + 1 refilled + 4 back
+        { want: 30, ahead: 5, giveBack: 0, advance: 250 }, // more wanted than there is
+        { want: 1, ahead: 0, giveBack: 0, advance: 0 }, // empty: nothing
+      ];
+      let model = options.burst;
+      for (const step of steps) {
+        f.clock.advance(step.advance);
+        const refilled = Math.min(
+          options.burst,
+          model + step.giveBack + (step.advance / 1000) * options.rate,
+        );
+        const expected = takeFromBucket(refilled, options.burst, step);
+        model = expected.tokens;
+        const got = await buckets.takeUpTo('credential-1', step);
+        expect(got.granted).toBe(expected.granted);
+        expect(got.tokens).toBeCloseTo(expected.tokens, 9);
+      }
+    } finally {
+      await buckets.close();
+      await f.close();
+    }
+  }, 120_000);
 });
 
 describe('the in-process store on two hosts', () => {

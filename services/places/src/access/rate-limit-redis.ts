@@ -1,25 +1,29 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '@cairn/kit';
 import { createClient } from 'redis';
-import { decision, type RateLimiter, type RateOptions, refillMs } from './rate-limit.ts';
+import { type RateOptions, refillMs } from './rate-limit.ts';
+import type { SharedBuckets } from './rate-limit-lease.ts';
 
-// The same bucket as takeToken (rate-limit.ts), run atomically in Redis. ARGV: burst, rate, now (ms), ttl (ms).
-// The key expires once the bucket would be full again. Tokens go back as text: Lua numbers become integers.
+// The same bucket as takeToken (rate-limit.ts), run atomically in Redis, taking tokens as takeFromBucket
+// (rate-limit-lease.ts) says after adding back `give` unspent ones. ARGV: burst, rate, now (ms), ttl (ms), want,
+// ahead, give. The key expires once the bucket would be full again. Tokens go back as text: Lua numbers become
+// integers.
 const SCRIPT = `local burst = tonumber(ARGV[1])
 local rate = tonumber(ARGV[2])
 local now = tonumber(ARGV[3])
+local want = tonumber(ARGV[5])
+local ahead = tonumber(ARGV[6])
+local give = tonumber(ARGV[7])
 local b = redis.call('HMGET', KEYS[1], 't', 'a')
 local tokens = tonumber(b[1]) or burst
 local at = tonumber(b[2]) or now
-tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * rate)
-local taken = 0
-if tokens >= 1 then
-  tokens = tokens - 1
-  taken = 1
-end
+tokens = math.min(burst, tokens + give + math.max(0, now - at) / 1000 * rate)
+local granted = math.min(want, math.floor(tokens))
+granted = granted + math.min(ahead, math.max(0, math.floor(tokens - granted - burst / 2)))
+tokens = tokens - granted
 redis.call('HSET', KEYS[1], 't', string.format('%.17g', tokens), 'a', string.format('%d', math.max(at, now)))
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return {taken, string.format('%.17g', tokens)}`;
+return {granted, string.format('%.17g', tokens)}`;
 const SHA1 = createHash('sha1').update(SCRIPT).digest('hex');
 
 /**
@@ -28,11 +32,11 @@ const SHA1 = createHash('sha1').update(SCRIPT).digest('hex');
  * (no offline queue), which withLocalFallback answers from this process's buckets. So Redis down does not
  * stop Cairn from starting or serving.
  */
-export function createRedisRateLimiter(
+export function createRedisBuckets(
   url: string,
   clock: Clock,
   options: RateOptions & { keyPrefix?: string },
-): RateLimiter {
+): SharedBuckets {
   const client = createClient({ url, disableOfflineQueue: true });
   client.on('error', () => {}); // reported by the call that fails (withLocalFallback)
   client.connect().catch(() => {});
@@ -50,14 +54,17 @@ export function createRedisRateLimiter(
 
   return {
     store: 'redis',
-    async take(credentialId) {
+    async takeUpTo(credentialId, { want, ahead, giveBack }) {
       const reply = (await run(prefix + credentialId, [
         String(options.burst),
         String(options.rate),
         String(clock.nowMs()),
         ttl,
+        String(want),
+        String(ahead),
+        String(giveBack),
       ])) as [number, string];
-      return decision(reply[0] === 1, Number(reply[1]), options);
+      return { granted: reply[0], tokens: Number(reply[1]) };
     },
     async close() {
       if (client.isReady) await client.close();

@@ -99,5 +99,6 @@ export function withLocalFallback(
       }
     },
     close: () => shared.close(),
+    clear: () => shared.clear?.(),
   };
 }
