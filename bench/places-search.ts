@@ -24,6 +24,7 @@ import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { servingFlags } from '@cairn/kit';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { BENCH_PREFIX } from './places-bench-db.ts';
@@ -50,9 +51,11 @@ interface Ready {
 function child(script: string, args: string[], env: Record<string, string>) {
   return spawn(
     process.execPath,
-    ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url)), ...args],
+    // The V8 flags `cairn serve` gives its workers (packages/kit/src/serving-flags.ts).
+    [...servingFlags(), '--import', 'tsx', fileURLToPath(new URL(script, import.meta.url)), ...args],
     {
-      stdio: ['ignore', 'pipe', 'inherit'],
+      // ipc: the server reports its stalls (garbage collection, event loop delay) per open-loop phase
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
       env: { ...process.env, ...env },
     },
   );
@@ -163,6 +166,22 @@ interface OpenFigures {
   /** The most a send started after its due time (the load generator's own lag, included in the latencies). */
   lag: number;
   load: number;
+  /** The server's garbage collection pauses and event loop delay during the phase. */
+  stalls: ServerStalls;
+}
+
+interface ServerStalls {
+  gc: { count: number; totalMs: number; maxMs: number };
+  loopP99Ms: number;
+  loopMaxMs: number;
+}
+
+/** The server's stalls since the last call (places-server.ts answers over IPC). */
+function serverStalls(): Promise<ServerStalls> {
+  return new Promise((resolve) => {
+    server.once('message', (m) => resolve(m as ServerStalls));
+    server.send('stalls');
+  });
 }
 
 /**
@@ -176,6 +195,7 @@ async function openLoop(path: () => string, rate: number): Promise<OpenFigures> 
   const latencies: number[] = [];
   const failures: string[] = [];
   let lag = 0;
+  await serverStalls(); // starts the server's count for this phase
   const start = performance.now() + 20;
   await new Promise<void>((done) => {
     let sent = 0;
@@ -212,6 +232,7 @@ async function openLoop(path: () => string, rate: number): Promise<OpenFigures> 
     setTimeout(tick, 20);
   });
   const elapsed = performance.now() - start;
+  const stalls = await serverStalls();
   agent.destroy();
   if (failures.length > 0) throw new Error(`${failures.length} failed, e.g. ${failures[0]}`);
   latencies.sort((x, y) => x - y);
@@ -225,6 +246,7 @@ async function openLoop(path: () => string, rate: number): Promise<OpenFigures> 
     max: latencies[latencies.length - 1]!,
     lag,
     load: loadavg()[0]!,
+    stalls,
   };
 }
 
@@ -377,12 +399,12 @@ function print(m: Measured) {
     `open loop, fixed rate (${fixedRate === undefined ? 'half the closed-loop req/s of the first size' : `${fixedRate}/s`}); latency from each request's due time`,
   );
   console.log(
-    'scenario                          rate/s  sent/s   p50 ms   p90 ms   p99 ms   max ms  send lag ms   load (1 min)',
+    'scenario                          rate/s  sent/s   p50 ms   p90 ms   p99 ms   max ms  send lag ms   load (1 min)   server: GC pauses, max, total ms   loop delay p99, max ms',
   );
   const ms = (v: number) => v.toFixed(1).padStart(8);
   for (const [name, f] of Object.entries(open)) {
     console.log(
-      `${name.padEnd(32)} ${String(f.rate).padStart(7)} ${String(Math.round(f.achieved)).padStart(7)} ${ms(f.p50)} ${ms(f.p90)} ${ms(f.p99)} ${ms(f.max)} ${f.lag.toFixed(1).padStart(12)} ${f.load.toFixed(2).padStart(14)}`,
+      `${name.padEnd(32)} ${String(f.rate).padStart(7)} ${String(Math.round(f.achieved)).padStart(7)} ${ms(f.p50)} ${ms(f.p90)} ${ms(f.p99)} ${ms(f.max)} ${f.lag.toFixed(1).padStart(12)} ${f.load.toFixed(2).padStart(14)} ${`${f.stalls.gc.count}, ${f.stalls.gc.maxMs.toFixed(1)}, ${f.stalls.gc.totalMs.toFixed(0)}`.padStart(34)} ${`${f.stalls.loopP99Ms.toFixed(1)}, ${f.stalls.loopMaxMs.toFixed(1)}`.padStart(24)}`,
     );
   }
   console.log(`server memory: ${m.memory.rss.toFixed(0)} MB resident, peak ${m.memory.peak.toFixed(0)} MB`);

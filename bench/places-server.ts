@@ -3,6 +3,7 @@
 // PLACES_BENCH_REUSE=1 (PostgreSQL): an existing benchmark database with the same count of places is served
 // as it is (generateMs null, no CSV export). PLACES_BENCH_DB names the database (default cairn_bench_places),
 // so a 10M set can live beside the 1M one.
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { createIdentity, createOrganization, createServiceKey, identityMigrations } from '@cairn/identity';
 import { createApp, createLogger, createMetrics, loadConfig, systemClock } from '@cairn/kit';
 import { createPlaces, gazetteer, generatePlaces, placesMigrations } from '@cairn/places';
@@ -27,7 +28,14 @@ const deps = {
 const identity = createIdentity(deps);
 const places = createPlaces(deps, {
   resolveBearer: identity.resolveBearer,
-  config: { rateLimit: 10_000_000, rateBurst: 10_000_000, demoCount: 0 },
+  config: {
+    rateLimit: 10_000_000,
+    rateBurst: 10_000_000,
+    demoCount: 0,
+    ...(process.env.PLACES_BENCH_RATE_STORE
+      ? { rateStore: process.env.PLACES_BENCH_RATE_STORE as 'memory' }
+      : {}),
+  },
 });
 await identity.start();
 await places.start();
@@ -77,4 +85,23 @@ process.on('SIGTERM', () => {
     await db.close();
     process.exit(0);
   });
+});
+
+// Stalls of this process, for the benchmark's open loop (over IPC): 'stalls' answers with the garbage
+// collector's pauses and the event loop's delay since the last 'stalls', and starts counting again.
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+loopDelay.enable();
+let gc = { count: 0, totalMs: 0, maxMs: 0 };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    gc.count++;
+    gc.totalMs += entry.duration;
+    gc.maxMs = Math.max(gc.maxMs, entry.duration);
+  }
+}).observe({ entryTypes: ['gc'] });
+process.on('message', (message) => {
+  if (message !== 'stalls') return;
+  process.send?.({ gc, loopP99Ms: loopDelay.percentile(99) / 1e6, loopMaxMs: loopDelay.max / 1e6 });
+  loopDelay.reset();
+  gc = { count: 0, totalMs: 0, maxMs: 0 };
 });

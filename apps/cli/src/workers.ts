@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { ConfigError, type Logger } from '@cairn/kit';
+import { ConfigError, type Logger, servingFlags } from '@cairn/kit';
 
 /**
  * `cairn serve` on every core: a primary process forks CAIRN_WORKERS workers (node:cluster), which share
@@ -109,6 +109,8 @@ export function superviseWorkers(
   ready.catch(() => undefined);
   firstReady.catch(() => undefined);
 
+  // Workers serve: they start with the serving V8 flags (kit's serving-flags.ts) unless the operator set them.
+  cluster.setupPrimary({ execArgv: [...process.execArgv, ...servingFlags()] });
   const fork = () => {
     const worker = cluster.fork(options.env ?? {});
     live.set(worker, Date.now());

@@ -27,6 +27,7 @@ export { pageHeaders } from './page-headers.ts';
 export { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
 export { acceptFormBodies, parseQueryString } from './request-text.ts';
 export { SignInThrottle, type ThrottleLimits } from './sign-in-throttle.ts';
+export { SERVING_V8_FLAGS, servingFlags } from './serving-flags.ts';
 export {
   findUnstorableText,
   printableName,
