@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gazetteer, generatePlaces } from '../src/index.ts';
+import { gazetteer, generatePlaces, type PlaceRecord, writePlaces } from '../src/index.ts';
 import { hexId } from '../src/reference/ids.ts';
-import { callPlaces, type PlacesFixture, startPlaces } from './helpers.ts';
+import { callPlaces, nextPage, type PlacesFixture, startPlaces } from './helpers.ts';
 import { judge, loadJudged, summarize } from './relevance/judge.ts';
 
 /**
@@ -23,6 +23,43 @@ beforeAll(async () => {
 afterAll(async () => {
   await f.close();
 });
+
+/** A place with a name and nothing else known. */
+function bare(id: string, name: string): PlaceRecord {
+  return {
+    fsq_place_id: id,
+    name,
+    latitude: 0,
+    longitude: 0,
+    address: null,
+    locality: 'Firenze',
+    region: null,
+    postcode: null,
+    admin_region: null,
+    post_town: null,
+    po_box: null,
+    country: 'IT',
+    date_created: null,
+    date_refreshed: null,
+    date_closed: null,
+    tel: null,
+    website: null,
+    email: null,
+    facebook_id: null,
+    instagram: null,
+    twitter: null,
+    fsq_category_ids: [],
+    fsq_category_labels: [],
+    placemaker_url: null,
+    unresolved_flags: [],
+    fsq_chain_ids: [],
+    price: null,
+    rating: null,
+    popularity: null,
+    hours: null,
+    time_zone: 'Europe/Rome',
+  };
+}
 
 /** The category ids of a preset and its descendants. */
 function categoryIds(...presets: string[]): Set<string> {
@@ -122,6 +159,58 @@ describe('sort=RELEVANCE', () => {
       0.05 * (((r.popularity as number) ?? 0) + ((r.rating as number) ?? 0) / 10);
     const scores = byCategory.map(score);
     for (let i = 1; i < scores.length; i++) expect(scores[i]!).toBeLessThanOrEqual(scores[i - 1]! + 0.002);
+  });
+
+  it('still finds a place by its name with a letter missing, after the places matching the query as written', async () => {
+    const { rows } = await f.deps.db.query<{ name: string }>(
+      `SELECT name FROM places WHERE locality = 'Rome' AND length(name) >= 12 ORDER BY fsq_place_id LIMIT 5`,
+    );
+    for (const { name } of rows) {
+      const typo = name.slice(0, 3) + name.slice(4); // "Trattoria Roma" → "Tratoria Roma"
+      const results = await search({ query: typo, near: 'Rome, IT', limit: '50' });
+      expect(
+        results.map((r) => r.name),
+        typo,
+      ).toContain(name);
+    }
+  });
+
+  it('ranks the places matching the query as written first, then the approximate ones, and pages through both', async () => {
+    // Around Florence (no generated places): "Fiorentina …" holds the query; "Fiorentino …", nearer, only
+    // resembles it.
+    const at = (i: number, name: string, km: number) => ({
+      ...bare(`relevance-florence-${i}`, name),
+      latitude: 43.7696 + km / 111,
+      longitude: 11.2558,
+    });
+    await writePlaces(
+      f.deps.db,
+      [
+        ...Array.from({ length: 5 }, (_, i) => at(i, `Fiorentina ${i}`, 2 + i)),
+        ...Array.from({ length: 5 }, (_, i) => at(10 + i, `Fiorentino ${i}`, 0.1 * i)),
+      ],
+      () => undefined,
+    );
+    const params = { query: 'fiorentina', ll: '43.7696,11.2558', radius: '20000' };
+    const whole = await search({ ...params, limit: '50' });
+    expect(whole.map((r) => r.name)).toEqual([
+      ...['Fiorentina 0', 'Fiorentina 1', 'Fiorentina 2', 'Fiorentina 3', 'Fiorentina 4'],
+      ...['Fiorentino 0', 'Fiorentino 1', 'Fiorentino 2', 'Fiorentino 3', 'Fiorentino 4'],
+    ]);
+    // Pages of 3: the second ends, and the fourth begins, among the approximate matches.
+    const paged: unknown[] = [];
+    let page = await callPlaces(
+      f,
+      `/places/search?${new URLSearchParams({ fields: FIELDS, ...params, limit: '3' })}`,
+    );
+    for (;;) {
+      expect(page.status).toBe(200);
+      paged.push(...page.body.results!.map((r) => r.name));
+      const next = nextPage(page.headers);
+      if (!next) break;
+      page = await callPlaces(f, next);
+    }
+    expect(paged).toEqual(whole.map((r) => r.name));
   });
 });
 

@@ -15,6 +15,8 @@ export interface CursorState {
   /** Sort key and id of the last row of the previous page. */
   k: number;
   i: string;
+  /** 1 when that row matched the query only approximately (sort=RELEVANCE; see store/places-search.ts). */
+  f?: 1;
 }
 
 export function paramsDigest(canonical: unknown): string {
@@ -45,7 +47,12 @@ export function decodeCursor(secret: Buffer, cursor: string, expectedDigest: str
   } catch {
     throw tampered();
   }
-  if (typeof state.k !== 'number' || typeof state.i !== 'string' || typeof state.t !== 'number')
+  if (
+    typeof state.k !== 'number' ||
+    typeof state.i !== 'string' ||
+    typeof state.t !== 'number' ||
+    (state.f !== undefined && state.f !== 1)
+  )
     throw tampered();
   if (state.p !== expectedDigest) {
     throw invalidParameter(

@@ -27,7 +27,11 @@ export interface SearchPlan {
   openNowZones?: { zone: string; minute: number }[];
   order: Order;
   limit: number;
-  after?: { key: number; id: string };
+  /**
+   * Where the page starts: after this sort key and id; with `approximate`, among the places matching the query
+   * only approximately (sort=RELEVANCE ranks those after the places matching it as written).
+   */
+  after?: { key: number; id: string; approximate?: boolean };
   /** The fields the rows will be rendered with: only their columns are read. Every column when absent. */
   fields?: ReadonlySet<FieldName>;
 }

@@ -90,7 +90,7 @@ export async function search(deps: PlacesDeps, query: SearchQueryValues): Promis
   if (params.cursor !== undefined) {
     const state = decodeCursor(secret, params.cursor, digest);
     now = new Date(state.t);
-    plan.after = { key: state.k, id: state.i };
+    plan.after = { key: state.k, id: state.i, ...(state.f === 1 ? { approximate: true } : {}) };
   }
   if (params.openNow) {
     plan.openNowAt = now;
@@ -123,6 +123,7 @@ export async function search(deps: PlacesDeps, query: SearchQueryValues): Promis
       t: now.getTime(),
       k: last.sort_key!,
       i: last.fsq_place_id,
+      ...(last.approximate ? { f: 1 as const } : {}),
     });
   }
   return answer;

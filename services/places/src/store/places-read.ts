@@ -18,6 +18,8 @@ export interface PlaceRow extends OsPlaceColumns {
   chord?: number | null;
   sort_key?: number;
   score?: number;
+  /** A relevance search's row that matches the query only approximately (trigram word similarity). */
+  approximate?: boolean;
 }
 
 export const PLACE_COLUMNS = `fsq_place_id, name, latitude, longitude, address, locality, region, postcode, admin_region,

@@ -89,13 +89,19 @@ function relevance(p: Params, plan: SearchPlan, origin: string | undefined): str
 }
 
 /**
- * What `query` matches: the search text (name, category and chain names) by substring or trigram
- * word-similarity, the names of the chains the query names, and the categories it names (by id, in the same
- * GiST index as the point and the trigrams).
+ * Which matches of `query` a statement reads: all of them, those matching it as written, or those matching it
+ * only approximately (sort=RELEVANCE reads the second, then the third; see relevancePages).
  */
-function queryMatch(p: Params, plan: SearchPlan): string {
+type MatchKind = 'all' | 'written' | 'approximate';
+
+/**
+ * What `query` matches: as written, the search text (name, category and chain names) holding it, the names of
+ * the chains the query names, and the categories it names (by id, in the same GiST index as the point and the
+ * trigrams); approximately, the search text by trigram word similarity (a typo, a missing accent).
+ */
+function queryMatch(p: Params, plan: SearchPlan, kind: MatchKind): string {
   const lower = plan.query!.toLowerCase();
-  const arms = [`search_text LIKE ${p.add(likePattern(lower))}`, `${p.add(lower)} <% search_text`];
+  const arms = [`search_text LIKE ${p.add(likePattern(lower))}`];
   const meaning = plan.meaning;
   // A chain name that holds the query is matched by the first arm already.
   for (const name of meaning?.chainNames ?? [])
@@ -107,7 +113,11 @@ function queryMatch(p: Params, plan: SearchPlan): string {
     SAFE_ID.test(id),
   );
   if (ids.length > 0) arms.push(`${KINDS} @@ ${p.add(ids.map((id) => `'${id}'`).join(' | '))}::tsquery`);
-  return `(${arms.join(' OR ')})`;
+  const written = `(${arms.join(' OR ')})`;
+  if (kind === 'written') return written;
+  const approximately = `${p.add(lower)} <% search_text`;
+  if (kind === 'approximate') return `(${approximately} AND NOT ${written})`;
+  return `(${[...arms, approximately].join(' OR ')})`;
 }
 
 interface Conditions {
@@ -117,7 +127,12 @@ interface Conditions {
   filters: string[];
 }
 
-function conditions(p: Params, plan: SearchPlan, origin: string | undefined): Conditions {
+function conditions(
+  p: Params,
+  plan: SearchPlan,
+  origin: string | undefined,
+  match: MatchKind = 'all',
+): Conditions {
   const area: string[] = [];
   const filters: string[] = [];
   if (plan.circle) {
@@ -138,7 +153,7 @@ function conditions(p: Params, plan: SearchPlan, origin: string | undefined): Co
         : `(longitude >= ${west}::float8 OR longitude <= ${east}::float8)`,
     );
   }
-  if (plan.query !== undefined) filters.push(queryMatch(p, plan));
+  if (plan.query !== undefined) filters.push(queryMatch(p, plan, match));
   if (plan.categoryIds.length > 0 && area.length > 0 && plan.categoryIds.every((id) => SAFE_ID.test(id))) {
     // Inside the box, the index also knows each place's categories (a tsvector of its ids): the places of
     // other categories are passed over in the index, without reading their rows.
@@ -178,9 +193,35 @@ const where = (list: readonly string[]) => (list.length > 0 ? `WHERE ${list.join
 
 export async function searchPlaces(db: Queryable, plan: SearchPlan): Promise<PlaceRow[]> {
   if (plan.order === 'distance' && plan.origin) return nearestPlaces(db, plan);
+  if (plan.order === 'relevance' && plan.query !== undefined) return relevancePages(db, plan);
+  return sortedPlaces(db, plan, 'all');
+}
+
+/**
+ * sort=RELEVANCE: the places matching the query as written, by score, then those matching it only
+ * approximately, by score (as search engines rank exact matches before typo-tolerant ones). A page is read
+ * from the first set and, when that runs out, completed from the second; a page starting in the second reads
+ * only it. The approximate arm is the costly one (a trigram similarity check of every place of the area's
+ * index entries: half the time of "market" around New York at 1M places), so most searches never run it.
+ */
+async function relevancePages(db: Queryable, plan: SearchPlan): Promise<PlaceRow[]> {
+  if (plan.after?.approximate) return approximateRows(db, plan);
+  const written = await sortedPlaces(db, plan, 'written');
+  if (written.length >= plan.limit) return written;
+  const rest = await approximateRows(db, { ...plan, limit: plan.limit - written.length, after: undefined });
+  return [...written, ...rest];
+}
+
+async function approximateRows(db: Queryable, plan: SearchPlan): Promise<PlaceRow[]> {
+  const rows = await sortedPlaces(db, plan, 'approximate');
+  for (const row of rows) row.approximate = true;
+  return rows;
+}
+
+async function sortedPlaces(db: Queryable, plan: SearchPlan, match: MatchKind): Promise<PlaceRow[]> {
   const p = new Params();
   const origin = plan.origin ? p.add(pointLiteral(plan.origin)) : undefined;
-  const { area, filters } = conditions(p, plan, origin);
+  const { area, filters } = conditions(p, plan, origin, match);
   const key = sortKey(plan.order, p, plan, origin);
   if (plan.after) {
     const k = p.add(plan.after.key);
