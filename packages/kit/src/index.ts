@@ -26,8 +26,8 @@ export { createMetrics, type Metrics } from './metrics.ts';
 export { pageHeaders } from './page-headers.ts';
 export { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
 export { acceptFormBodies, parseQueryString } from './request-text.ts';
-export { SignInThrottle, type ThrottleLimits } from './sign-in-throttle.ts';
 export { SERVING_V8_FLAGS, servingFlags } from './serving-flags.ts';
+export { SignInThrottle, type ThrottleLimits } from './sign-in-throttle.ts';
 export {
   findUnstorableText,
   printableName,
