@@ -1,6 +1,6 @@
 // Search relevance: the judged query set (services/places/test/relevance/judged.json, rules in its README)
 // against a real Cairn places server, over HTTP. Prints nDCG@10 overall and per query family, the 10 worst
-// queries, and the CPU time per search.
+// queries, and the latency (p50, p90, max) and CPU time of its searches beside nDCG.
 //
 //   node --import tsx bench/places-relevance.ts                 PGlite, the demo set (20,000 places, demo seed)
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres PLACES_RELEVANCE_COUNT=1000000 \
@@ -60,16 +60,20 @@ const base = `http://127.0.0.1:${typeof address === 'object' && address ? addres
 
 let searches = 0;
 let searchCpu = 0;
+/** Wall time of each search, ms (one at a time, over loopback). */
+const searchMs: number[] = [];
 const ctx = {
   db,
   reference: places.deps.reference(),
   gazetteer: gazetteer(),
   async search(params: Record<string, string>) {
     const cpu = process.cpuUsage();
+    const started = performance.now();
     const response = await fetch(`${base}/places/search?${new URLSearchParams(params)}`, {
       headers: { authorization: `Bearer ${secret}`, 'x-places-api-version': '2025-06-17' },
     });
     const body = (await response.json()) as { results?: Record<string, unknown>[]; message?: string };
+    searchMs.push(performance.now() - started);
     const used = process.cpuUsage(cpu);
     searchCpu += used.user + used.system;
     searches++;
@@ -87,8 +91,11 @@ const f3 = (n: number) => n.toFixed(3);
 console.log(
   `\nplaces relevance — ${db.engine}, ${count} places${onlyJudgedCities ? ' (judged cities only)' : ''}, ${queries.length} judged queries over ${new Set(queries.map((q) => q.city)).size} cities`,
 );
+// Relevance must not regress for speed, nor speed for relevance: the latency of the same searches beside it.
+const sortedMs = [...searchMs].sort((a, b) => a - b);
+const pct = (p: number) => sortedMs[Math.min(sortedMs.length - 1, Math.floor(p * sortedMs.length))] ?? 0;
 console.log(
-  `nDCG@10 ${f3(summary.overall)} over ${summary.scored} queries (${summary.nothingToFind} had no graded place in the data)`,
+  `nDCG@10 ${f3(summary.overall)} over ${summary.scored} queries (${summary.nothingToFind} had no graded place in the data); latency of these searches, one at a time: p50 ${pct(0.5).toFixed(1)} ms, p90 ${pct(0.9).toFixed(1)} ms, max ${pct(1).toFixed(1)} ms`,
 );
 console.log('\nfamily                      nDCG@10  queries');
 for (const f of summary.families)
