@@ -12,6 +12,7 @@ import {
   createPlaces,
   gazetteer,
   generatePlaces,
+  type PlaceRecord,
   type Places,
   type PlacesConfig,
   placesMigrations,
@@ -118,4 +119,41 @@ export async function callPlaces(f: PlacesFixture, pathAndQuery: string, options
 export function nextPage(headers: Headers): string | undefined {
   const link = headers.get('link');
   return link ? /^<([^>]+)>; rel="next"$/.exec(link)?.[1] : undefined;
+}
+
+/** A place with an id, a name and a point, nothing else known: for tests that write their own places. */
+export function bareRecord(id: string, name: string, latitude: number, longitude: number): PlaceRecord {
+  return {
+    fsq_place_id: id,
+    name,
+    latitude,
+    longitude,
+    address: null,
+    locality: null,
+    region: null,
+    postcode: null,
+    admin_region: null,
+    post_town: null,
+    po_box: null,
+    country: null,
+    date_created: null,
+    date_refreshed: null,
+    date_closed: null,
+    tel: null,
+    website: null,
+    email: null,
+    facebook_id: null,
+    instagram: null,
+    twitter: null,
+    fsq_category_ids: [],
+    fsq_category_labels: [],
+    placemaker_url: null,
+    unresolved_flags: [],
+    fsq_chain_ids: [],
+    price: null,
+    rating: null,
+    popularity: null,
+    hours: null,
+    time_zone: null,
+  };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gazetteer, generatePlaces, type PlaceRecord, writePlaces } from '../src/index.ts';
+import { gazetteer, generatePlaces, writePlaces } from '../src/index.ts';
 import { hexId } from '../src/reference/ids.ts';
-import { callPlaces, nextPage, type PlacesFixture, startPlaces } from './helpers.ts';
+import { bareRecord, callPlaces, nextPage, type PlacesFixture, startPlaces } from './helpers.ts';
 import { judge, loadJudged, summarize } from './relevance/judge.ts';
 
 /**
@@ -23,43 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await f.close();
 });
-
-/** A place with a name and nothing else known. */
-function bare(id: string, name: string): PlaceRecord {
-  return {
-    fsq_place_id: id,
-    name,
-    latitude: 0,
-    longitude: 0,
-    address: null,
-    locality: 'Firenze',
-    region: null,
-    postcode: null,
-    admin_region: null,
-    post_town: null,
-    po_box: null,
-    country: 'IT',
-    date_created: null,
-    date_refreshed: null,
-    date_closed: null,
-    tel: null,
-    website: null,
-    email: null,
-    facebook_id: null,
-    instagram: null,
-    twitter: null,
-    fsq_category_ids: [],
-    fsq_category_labels: [],
-    placemaker_url: null,
-    unresolved_flags: [],
-    fsq_chain_ids: [],
-    price: null,
-    rating: null,
-    popularity: null,
-    hours: null,
-    time_zone: 'Europe/Rome',
-  };
-}
 
 /** The category ids of a preset and its descendants. */
 function categoryIds(...presets: string[]): Set<string> {
@@ -179,9 +142,10 @@ describe('sort=RELEVANCE', () => {
     // Around Florence (no generated places): "Fiorentina …" holds the query; "Fiorentino …", nearer, only
     // resembles it.
     const at = (i: number, name: string, km: number) => ({
-      ...bare(`relevance-florence-${i}`, name),
-      latitude: 43.7696 + km / 111,
-      longitude: 11.2558,
+      ...bareRecord(`relevance-florence-${i}`, name, 43.7696 + km / 111, 11.2558),
+      locality: 'Firenze',
+      country: 'IT',
+      time_zone: 'Europe/Rome',
     });
     await writePlaces(
       f.deps.db,

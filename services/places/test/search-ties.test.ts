@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PlaceRecord, writePlaces } from '../src/index.ts';
-import { callPlaces, nextPage, type PlacesFixture, startPlaces } from './helpers.ts';
+import { bareRecord, callPlaces, nextPage, type PlacesFixture, startPlaces } from './helpers.ts';
 
 // Nearest-first search reads places in distance order from the index and settles ties (places at one point) by
 // id, reading more rows when a page ends inside a group of ties. Here groups of places share a point, with
@@ -14,35 +14,10 @@ let records: PlaceRecord[];
 function place(i: number, at: { lat: number; lon: number }, category: string): PlaceRecord {
   const id = `tie${String((i * 7919) % 1000).padStart(4, '0')}${i}`;
   return {
-    fsq_place_id: id,
-    name: `Place ${i}`,
-    latitude: at.lat,
-    longitude: at.lon,
-    address: null,
+    ...bareRecord(id, `Place ${i}`, at.lat, at.lon),
     locality: 'Paris',
-    region: null,
-    postcode: null,
-    admin_region: null,
-    post_town: null,
-    po_box: null,
     country: 'FR',
-    date_created: null,
-    date_refreshed: null,
-    date_closed: null,
-    tel: null,
-    website: null,
-    email: null,
-    facebook_id: null,
-    instagram: null,
-    twitter: null,
     fsq_category_ids: [category],
-    fsq_category_labels: [],
-    placemaker_url: null,
-    unresolved_flags: [],
-    fsq_chain_ids: [],
-    price: null,
-    rating: null,
-    popularity: null,
     // Odd places are open every day 08:00–20:00 (the clock is a Tuesday 12:00 in Paris).
     hours:
       i % 2 === 1 ? Array.from({ length: 7 }, (_, d) => ({ day: d + 1, open: '0800', close: '2000' })) : null,
