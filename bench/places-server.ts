@@ -2,7 +2,8 @@
 // Prints one JSON line {port, key, generateMs, exportMs, count, cities} and serves until killed.
 // PLACES_BENCH_REUSE=1 (PostgreSQL): an existing benchmark database with the same count of places is served
 // as it is (generateMs null, no CSV export). PLACES_BENCH_DB names the database (default cairn_bench_places),
-// so a 10M set can live beside the 1M one.
+// so a 10M set can live beside the 1M one. PLACES_BENCH_RATE_STORE (memory, database or redis) picks the rate
+// limit's store, to measure what the shared one costs a search.
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { createIdentity, createOrganization, createServiceKey, identityMigrations } from '@cairn/identity';
 import { createApp, createLogger, createMetrics, loadConfig, systemClock } from '@cairn/kit';

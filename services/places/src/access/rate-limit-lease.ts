@@ -79,10 +79,9 @@ export function createLeasedRateLimiter(
   shared: SharedBuckets,
   clock: Clock,
   options: RateOptions,
-): RateLimiter & { calls(): number } {
+): RateLimiter {
   const leases = new Map<string, Lease>();
   const maxAhead = Math.floor(options.burst * MAX_AHEAD_SHARE);
-  let storeCalls = 0;
   let sweptAt = clock.nowMs();
 
   function leaseOf(credentialId: string, now: number): Lease {
@@ -150,7 +149,6 @@ export function createLeasedRateLimiter(
     const asked = lease.waiting.length;
     const request = { want: asked, ahead: ahead(lease), giveBack: lease.giveBack };
     lease.giveBack = 0;
-    storeCalls++;
     let answer: { granted: number; tokens: number };
     try {
       answer = await shared.takeUpTo(credentialId, request);
@@ -203,6 +201,5 @@ export function createLeasedRateLimiter(
     clear() {
       leases.clear();
     },
-    calls: () => storeCalls,
   };
 }
