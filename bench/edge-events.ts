@@ -9,8 +9,9 @@
 // Four processes on loopback: this one (autocannon), the origin, and the two proxies (each its own
 // database on PGlite; one PostgreSQL database for both with DATABASE_URL).
 //
-// Run: npx tsx bench/edge-events.ts [seconds per run, default 5] [rounds, default 3] (DATABASE_URL=… for PostgreSQL)
-import { mkdtempSync } from 'node:fs';
+// Run: npx tsx bench/edge-events.ts [seconds per run, default 3] [rounds, default 11] (DATABASE_URL=… for PostgreSQL;
+// EDGE_EVENTS_AA=1: both proxies record, to see the machine's noise)
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import autocannon from 'autocannon';
 import { startChild } from './child.ts';
 import { createPl1Zone } from './edge-zone.ts';
 import { report } from './report.ts';
+import { cpuMicros } from './waf-modsec.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const ATTACK = '/search?q=%3Cscript%3Ealert(document.cookie)%3C%2Fscript%3E';
@@ -68,8 +70,9 @@ async function serveProxy(origin: string, record: boolean): Promise<void> {
     name: `events-${record ? 'on' : 'off'}-${Date.now().toString(36)}.bench.test`,
     origin,
   });
-  // The comparison: the same proxy, its recorder told to keep nothing.
-  if (!record) edge.recorder.record = () => {};
+  // The comparison: the same proxy, its recorder told to keep nothing. EDGE_EVENTS_AA=1 lets both
+  // record (an A/A run: how far apart two identical proxies measure on this machine).
+  if (!record && !process.env.EDGE_EVENTS_AA) edge.recorder.record = () => {};
   const proxy = await edge.startProxy({ port: 0, host: '127.0.0.1' });
   await edge.engine.planFor(zone.id); // compile and load the CRS before measuring
   // Between rounds the parent asks what was recorded (after a flush, so the queue is empty).
@@ -81,8 +84,9 @@ async function serveProxy(origin: string, record: boolean): Promise<void> {
       );
       const r = edge.recorder as unknown as Partial<Stats>;
       const cpu = process.cpuUsage();
-      const body: Stats & { rows: number; cpuMicros: number } = {
+      const body: Stats & { rows: number; cpuMicros: number; userMicros: number } = {
         cpuMicros: cpu.user + cpu.system,
+        userMicros: cpu.user,
         written: r.written ?? 0,
         dropped: r.dropped ?? 0,
         sampledOut: r.sampledOut ?? 0,
@@ -109,10 +113,34 @@ interface Run {
   rps: number;
   /** The proxy process's CPU time per request (its database's too on PGlite), µs. */
   cpuPerRequest: number;
+  /** The user-space part of it (the kernel's part, mostly loopback socket writes, varies with scheduling). */
+  userPerRequest: number;
+  /** PostgreSQL's CPU time per request over the run, µs (0 on PGlite, where it is in cpuPerRequest). */
+  databasePerRequest: number;
+}
+
+/**
+ * The CPU time of every PostgreSQL process on this machine, µs (Linux): what the recording proxy's
+ * writes cost the database (the other proxy writes nothing). Undefined without a PostgreSQL server.
+ */
+function postgresCpuMicros(): number | undefined {
+  if (!process.env.DATABASE_URL) return undefined;
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+      total += cpuMicros(Number(pid));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
 }
 
 async function run(info: ProxyInfo, seconds: number): Promise<Run> {
   const before = await stats(info);
+  const databaseBefore = postgresCpuMicros();
   const result = await autocannon({
     url: `http://127.0.0.1:${info.port}${ATTACK}`,
     headers: { ...HEADERS, host: info.host },
@@ -126,15 +154,23 @@ async function run(info: ProxyInfo, seconds: number): Promise<Run> {
     );
   // after the flush: the events' writes count against the requests that made them
   const after = await stats(info);
+  const databaseAfter = postgresCpuMicros();
   return {
     rps: result.requests.average,
     cpuPerRequest: (after.cpuMicros - before.cpuMicros) / result.requests.total,
+    userPerRequest: (after.userMicros - before.userMicros) / result.requests.total,
+    databasePerRequest:
+      databaseBefore === undefined || databaseAfter === undefined
+        ? 0
+        : Math.max(0, databaseAfter - databaseBefore) / result.requests.total, // a process that ended takes its time with it
   };
 }
 
-async function stats(info: ProxyInfo): Promise<Stats & { rows: number; cpuMicros: number }> {
+async function stats(
+  info: ProxyInfo,
+): Promise<Stats & { rows: number; cpuMicros: number; userMicros: number }> {
   const res = await fetch(`http://127.0.0.1:${info.stats}/`);
-  return (await res.json()) as Stats & { rows: number; cpuMicros: number };
+  return (await res.json()) as Stats & { rows: number; cpuMicros: number; userMicros: number };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
@@ -144,8 +180,9 @@ const load = () =>
     .join(' ');
 
 async function main(): Promise<void> {
-  const seconds = Number(process.argv[2] ?? 5);
-  const rounds = Number(process.argv[3] ?? 3);
+  // many short rounds: one 5 s run on two shared cores can be 20% off its neighbour (EDGE_EVENTS_AA=1)
+  const seconds = Number(process.argv[2] ?? 3);
+  const rounds = Number(process.argv[3] ?? 11);
   const loadBefore = load();
   const children: { kill(): void }[] = [];
   const start = async <T>(args: string[]) => {
@@ -188,18 +225,22 @@ async function measure(
   const cpuRatios = samples.on.map((v, i) => (samples.off[i] as Run).cpuPerRequest / v.cpuPerRequest);
   const rps = (mode: 'on' | 'off') => median(samples[mode].map((r) => r.rps));
   const cpu = (mode: 'on' | 'off') => median(samples[mode].map((r) => r.cpuPerRequest));
+  const user = (mode: 'on' | 'off') => median(samples[mode].map((r) => r.userPerRequest));
+  const database = (mode: 'on' | 'off') => median(samples[mode].map((r) => r.databasePerRequest));
+  const withDatabase = (r: Run) => r.cpuPerRequest + r.databasePerRequest;
+  const allCpuRatios = samples.on.map((v, i) => withDatabase(samples.off[i] as Run) / withDatabase(v));
   const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
   console.log(
     `Security Events at volume (${engine}): every request an XSS blocked by the CRS at PL1, 32 connections, ${rounds} rounds × ${seconds}s, medians; ${cpus().length} cores, load ${loadBefore} before, ${load()} after`,
   );
   console.log(
-    `  not recording  ${rps('off').toFixed(0).padStart(7)} req/s   ${cpu('off').toFixed(0).padStart(4)} µs CPU per request`,
+    `  not recording  ${rps('off').toFixed(0).padStart(7)} req/s   ${cpu('off').toFixed(0).padStart(4)} µs CPU per request (${user('off').toFixed(0)} in user space) + ${database('off').toFixed(1)} µs PostgreSQL`,
   );
   console.log(
-    `  recording      ${rps('on').toFixed(0).padStart(7)} req/s   ${cpu('on').toFixed(0).padStart(4)} µs CPU per request`,
+    `  recording      ${rps('on').toFixed(0).padStart(7)} req/s   ${cpu('on').toFixed(0).padStart(4)} µs CPU per request (${user('on').toFixed(0)} in user space) + ${database('on').toFixed(1)} µs PostgreSQL`,
   );
   console.log(
-    `  recording / not recording: throughput ${median(ratios).toFixed(2)}× (paired rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}); requests per CPU second ${median(cpuRatios).toFixed(2)}× (${cpuRatios.map((r) => r.toFixed(2)).join(', ')})`,
+    `  recording / not recording: throughput ${median(ratios).toFixed(2)}× (paired rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}); requests per CPU second ${median(cpuRatios).toFixed(2)}× (${cpuRatios.map((r) => r.toFixed(2)).join(', ')}), with PostgreSQL's ${median(allCpuRatios).toFixed(2)}×`,
   );
   console.log(
     `  recorded: ~${requests.toFixed(0)} blocked requests measured; ${kept.counted} events counted exactly, ${kept.written} stored as rows (${kept.rows} in the table), ${kept.sampledOut} sampled out, ${kept.dropped} dropped`,
