@@ -198,6 +198,42 @@ describe('Security Events at volume', () => {
     expect(await other.prune()).toBe(0);
   });
 
+  it('counts the database refused are kept and added with the next flush, merged with newer ones', async () => {
+    const zone5 = await f.zone('events-retry.example.com', 'enterprise', 'complete');
+    let refuse = true;
+    // The real database, but its first write of counts fails (as when the connection drops).
+    const db = new Proxy(f.edge.deps.db, {
+      get(target, key, receiver) {
+        if (key !== 'query') return Reflect.get(target, key, receiver);
+        return (sql: string, ...rest: unknown[]) => {
+          if (refuse && sql.includes('INSERT INTO edge_security_event_counts')) {
+            refuse = false;
+            return Promise.reject(new Error('connection lost'));
+          }
+          return (target.query as (...args: unknown[]) => unknown)(sql, ...rest);
+        };
+      },
+    });
+    const r = new EventRecorder(
+      { ...f.edge.deps, db, metrics: f.deps.metrics },
+      { ...f.edge.recorder.options, flushMs: 60_000 },
+    );
+    for (let i = 0; i < 7; i++) r.record(zone5.id, request(), '/', '', [event('p'), event('q', 'log')]);
+    await r.flush();
+    for (let i = 0; i < 5; i++) r.record(zone5.id, request(), '/', '', [event('p')]);
+    await r.flush();
+    const { rows } = await f.deps.db.query<{ rule_id: string; action: string; n: number }>(
+      `SELECT rule_id, action, sum(count)::int AS n FROM edge_security_event_counts WHERE zone_id = $1
+        GROUP BY rule_id, action ORDER BY rule_id`,
+      [zone5.id],
+    );
+    expect(refuse).toBe(false);
+    expect(rows).toEqual([
+      { rule_id: 'p', action: 'block', n: 12 },
+      { rule_id: 'q', action: 'log', n: 7 },
+    ]);
+  });
+
   it('stopping the recorder writes the events and counts it holds', async () => {
     const zone4 = await f.zone('events-stop.example.com', 'enterprise', 'complete');
     const r = recorder({ flushMs: 3_600_000 });
