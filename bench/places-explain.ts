@@ -1,5 +1,6 @@
 // Prints the plans of the benchmark's queries (EXPLAIN ANALYZE) on the benchmark's PostgreSQL database.
 // Run after bench/places-search.ts: DATABASE_URL=postgres://…/cairn_bench_places npx tsx bench/places-explain.ts
+// [a|b|c …: only these]
 import { openPostgres, type Queryable } from '@cairn/kit';
 import { loadReference } from '../services/places/src/reference/reference.ts';
 import type { SearchPlan } from '../services/places/src/search/plan.ts';
@@ -11,7 +12,9 @@ const reference = await loadReference(db);
 const restaurant = [...reference.categories.values()].find(
   (c) => c.label === 'Dining and Drinking > Restaurant',
 )!;
-const origin = { latitude: 35.6895, longitude: 139.69171 };
+// PLACES_EXPLAIN_LL=lat,lng for another origin than Tokyo's centre (e.g. 40.7128,-74.006 for New York)
+const [latitude, longitude] = (process.env.PLACES_EXPLAIN_LL ?? '35.6895,139.69171').split(',').map(Number);
+const origin = { latitude: latitude!, longitude: longitude! };
 const base: SearchPlan = {
   categoryIds: [],
   chainIds: [],
@@ -32,7 +35,9 @@ const plans: Record<string, SearchPlan> = {
     openNowZones: zoneMinutes({ circle: { center: origin, radius: 22000 } }, new Date()),
   },
 };
+const only = process.argv.slice(2);
 for (const [name, plan] of Object.entries(plans)) {
+  if (only.length > 0 && !only.includes(name)) continue;
   const explain: Queryable = {
     query: (async (sql: string, params?: readonly unknown[]) => {
       const r = await db.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
