@@ -57,7 +57,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       const { openRuntime } = await import('./runtime.ts');
       runtime ??= await openRuntime(config, {
         create: found?.command.createsDatabase === true,
-        log: createLogger(found?.command.serverLogs ? config.logLevel : 'warn'),
+        // A server logs to standard output; any other command's standard output is its answer (JSON with
+        // --json), so its warnings go to standard error.
+        log: found?.command.serverLogs ? createLogger(config.logLevel) : createLogger('warn', process.stderr),
         // CAIRN_SANDBOX=1: serve runs on a sandbox clock, on a database created in sandbox mode only.
         ...(sandbox && found?.command.name === 'serve' ? { sandbox: true, clock: createSandboxClock() } : {}),
       });

@@ -124,6 +124,16 @@ describe('the cairn command', () => {
     expect(bad.stderr).toMatch(/Unknown option '--bogus'.*cairn keys create --help/s);
   });
 
+  it("a command's standard output is its answer: start-up warnings go to standard error", async () => {
+    const { env, drop } = await storage();
+    onTestFinished(drop);
+    // Without the CRS, opening the services warns that the OWASP rulesets answer 503.
+    const res = await runCli(['orgs', 'list', '--json'], { ...env, CAIRN_CRS_DIR: dirs.make() });
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toBeInstanceOf(Array);
+    expect(res.stderr).toContain('The OWASP Core Rule Set is missing');
+  });
+
   it('creates organizations and keys, lists keys without secrets, and revokes them', async () => {
     const { env, drop } = await storage();
     onTestFinished(drop);
