@@ -93,11 +93,12 @@ class Sampler {
 export class EventRecorder {
   private queue: SecurityEventRow[] = [];
   /**
-   * Event counts by rule id, then the rest of the key in a short list (a rule id rarely has more than
-   * one zone, minute and action in a flush interval). No key string is built per event: comparing the
-   * fields is cheaper than joining and hashing them.
+   * Event counts by zone, then rule id (the same managed rule id fires in every zone), then the rest of
+   * the key in a short list (one zone's rule rarely has more than one minute and action in a flush
+   * interval). No key string is built per event: two lookups of strings whose hashes V8 keeps, and a
+   * comparison of the other fields, cost less than joining and hashing them.
    */
-  private counts = new Map<string, EventCount[]>();
+  private counts = new Map<string, Map<string, EventCount[]>>();
   private timer: NodeJS.Timeout | undefined;
   private pruneTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
@@ -219,10 +220,15 @@ export class EventRecorder {
     ruleId: string,
     n: number,
   ): void {
-    let list = this.counts.get(ruleId);
+    let rules = this.counts.get(zoneId);
+    if (!rules) {
+      rules = new Map();
+      this.counts.set(zoneId, rules);
+    }
+    let list = rules.get(ruleId);
     if (!list) {
       list = [];
-      this.counts.set(ruleId, list);
+      rules.set(ruleId, list);
     }
     for (const c of list) {
       if (
@@ -262,7 +268,7 @@ export class EventRecorder {
 
   private async writeCounts(): Promise<void> {
     if (this.counts.size === 0) return;
-    const counts = [...this.counts.values()].flat();
+    const counts = [...this.counts.values()].flatMap((rules) => [...rules.values()].flat());
     this.counts = new Map();
     for (let i = 0; i < counts.length; i += BATCH) {
       const batch = counts.slice(i, i + BATCH);
