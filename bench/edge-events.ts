@@ -38,6 +38,9 @@ async function serveOrigin(): Promise<void> {
   console.log(JSON.stringify({ port: (server.address() as AddressInfo).port }));
 }
 
+/** What a proxy answers between rounds: its recorder's counts, the table's rows, its CPU time (µs). */
+type ProxyStats = Stats & { rows: number; cpuMicros: number; userMicros: number };
+
 interface Stats {
   written: number;
   dropped: number;
@@ -84,7 +87,7 @@ async function serveProxy(origin: string, record: boolean): Promise<void> {
       );
       const r = edge.recorder as unknown as Partial<Stats>;
       const cpu = process.cpuUsage();
-      const body: Stats & { rows: number; cpuMicros: number; userMicros: number } = {
+      const body: ProxyStats = {
         cpuMicros: cpu.user + cpu.system,
         userMicros: cpu.user,
         written: r.written ?? 0,
@@ -166,11 +169,9 @@ async function run(info: ProxyInfo, seconds: number): Promise<Run> {
   };
 }
 
-async function stats(
-  info: ProxyInfo,
-): Promise<Stats & { rows: number; cpuMicros: number; userMicros: number }> {
+async function stats(info: ProxyInfo): Promise<ProxyStats> {
   const res = await fetch(`http://127.0.0.1:${info.stats}/`);
-  return (await res.json()) as Stats & { rows: number; cpuMicros: number; userMicros: number };
+  return (await res.json()) as ProxyStats;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;

@@ -231,8 +231,8 @@ export class EventRecorder {
       rules.set(ruleId, list);
     }
     for (const c of list) {
+      // the list is this zone's and this rule id's already
       if (
-        c.zoneId === zoneId &&
         c.minute.getTime() === minute &&
         c.action === action &&
         c.source === source &&
