@@ -14,11 +14,20 @@ export function startChild<T>(
   });
   return new Promise((resolve, reject) => {
     let out = '';
+    let ready = false;
     proc.stdout.on('data', (c: Buffer) => {
+      // once ready, what the child prints (its warnings and errors) goes to standard error
+      if (ready) {
+        process.stderr.write(c);
+        return;
+      }
       out += c.toString();
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line)
-        resolve({ info: JSON.parse(line) as T, pid: proc.pid as number, kill: () => proc.kill('SIGTERM') });
+      if (!line) return;
+      ready = true;
+      const rest = out.slice(out.indexOf(line) + line.length + 1);
+      if (rest) process.stderr.write(rest);
+      resolve({ info: JSON.parse(line) as T, pid: proc.pid as number, kill: () => proc.kill('SIGTERM') });
     });
     proc.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
   });

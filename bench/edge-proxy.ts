@@ -124,22 +124,32 @@ const CONNECTIONS = 16;
 
 async function run(url: string, host: string, seconds: number, pid?: number): Promise<Figure> {
   const cpuBefore = pid === undefined ? 0 : cpuMicros(pid);
-  const result = await autocannon({
-    url: `${url}${PATH}`,
-    headers: { ...BROWSER, host },
-    connections: CONNECTIONS,
-    duration: seconds,
-    pipelining: 1,
+  const errorCodes = new Map<string, number>();
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: `${url}${PATH}`,
+        headers: { ...BROWSER, host },
+        connections: CONNECTIONS,
+        duration: seconds,
+        pipelining: 1,
+      },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+    instance.on('reqError', (error: Error & { code?: string }) => {
+      const code = error.code ?? error.message;
+      errorCodes.set(code, (errorCodes.get(code) ?? 0) + 1);
+    });
   });
   // Every answer must be a 200. A request autocannon gave up on (its 10 s timeout: a process starved on a
-  // loaded machine) is said, not fatal, unless more than one in 10,000 are.
+  // loaded machine) or a connection error is said (by code), not fatal, unless more than one in 10,000 are.
   if (result.non2xx > 0 || result.errors > result.requests.total / 10_000)
     throw new Error(
       `${url} (${host}): ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`,
     );
   if (result.errors > 0)
     console.error(
-      `${url} (${host}): ${result.errors} errors (timeouts) in ${result.requests.total} requests`,
+      `${url} (${host}): ${result.errors} errors (${[...errorCodes].map(([code, n]) => `${code} ×${n}`).join(', ')}) in ${result.requests.total} requests`,
     );
   return {
     rps: result.requests.average,

@@ -20,7 +20,6 @@
 //      memory and the share of PostgreSQL block reads that missed its buffer cache.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +28,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { BENCH_PREFIX } from './places-bench-db.ts';
 import { QUERY_WORDS } from './places-words.ts';
+import { headerLines, RawHttpClient } from './raw-http.ts';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 8);
@@ -174,6 +174,9 @@ interface ServerStalls {
   gc: { count: number; totalMs: number; maxMs: number };
   loopP99Ms: number;
   loopMaxMs: number;
+  /** Request head parsed → answer written, in the server process. */
+  servedP99Ms: number;
+  servedMaxMs: number;
 }
 
 /** The server's stalls since the last call (places-server.ts answers over IPC). */
@@ -185,11 +188,11 @@ function serverStalls(): Promise<ServerStalls> {
 }
 
 /**
- * Sends `rate` requests a second for `seconds`, each at its due time, on a keep-alive agent that opens
- * connections as needed; a request's latency runs from its due time to the end of its answer.
+ * Sends `rate` requests a second for `seconds`, each at its due time, on keep-alive connections opened as
+ * needed (bench/raw-http.ts); a request's latency runs from its due time to the end of its answer.
  */
 async function openLoop(path: () => string, rate: number): Promise<OpenFigures> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const client = new RawHttpClient(ready.port, headerLines(headers));
   const interval = 1000 / rate;
   const total = Math.max(1, Math.round(rate * seconds));
   const latencies: number[] = [];
@@ -200,24 +203,14 @@ async function openLoop(path: () => string, rate: number): Promise<OpenFigures> 
   await new Promise<void>((done) => {
     let sent = 0;
     let finished = 0;
-    const finish = () => {
-      if (++finished === total) done();
-    };
     const send = (due: number) => {
       const url = path();
-      const req = request({ host: '127.0.0.1', port: ready.port, path: url, headers, agent }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          latencies.push(performance.now() - due);
-          if (res.statusCode !== 200) failures.push(`${url}: ${res.statusCode}`);
-          finish();
-        });
+      client.get(url, (error, answer) => {
+        latencies.push(performance.now() - due);
+        if (error) failures.push(`${url}: ${error.message}`);
+        else if (answer?.status !== 200) failures.push(`${url}: ${answer?.status}`);
+        if (++finished === total) done();
       });
-      req.on('error', (error) => {
-        failures.push(`${url}: ${error.message}`);
-        finish();
-      });
-      req.end();
     };
     const tick = () => {
       const now = performance.now();
@@ -233,7 +226,7 @@ async function openLoop(path: () => string, rate: number): Promise<OpenFigures> 
   });
   const elapsed = performance.now() - start;
   const stalls = await serverStalls();
-  agent.destroy();
+  client.close();
   if (failures.length > 0) throw new Error(`${failures.length} failed, e.g. ${failures[0]}`);
   latencies.sort((x, y) => x - y);
   const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
@@ -416,12 +409,12 @@ function print(m: Measured) {
     `open loop, fixed rate (${fixedRate === undefined ? 'half the closed-loop req/s of the first size' : `${fixedRate}/s`}); latency from each request's due time`,
   );
   console.log(
-    'scenario                          rate/s  sent/s   p50 ms   p90 ms   p99 ms   max ms  send lag ms   load (1 min)   server: GC pauses, max, total ms   loop delay p99, max ms',
+    'scenario                          rate/s  sent/s   p50 ms   p90 ms   p99 ms   max ms  send lag ms   load (1 min)   server: GC pauses, max, total ms   loop delay p99, max ms   in server p99, max ms',
   );
   const ms = (v: number) => v.toFixed(1).padStart(8);
   for (const [name, f] of Object.entries(open)) {
     console.log(
-      `${name.padEnd(32)} ${String(f.rate).padStart(7)} ${String(Math.round(f.achieved)).padStart(7)} ${ms(f.p50)} ${ms(f.p90)} ${ms(f.p99)} ${ms(f.max)} ${f.lag.toFixed(1).padStart(12)} ${f.load.toFixed(2).padStart(14)} ${`${f.stalls.gc.count}, ${f.stalls.gc.maxMs.toFixed(1)}, ${f.stalls.gc.totalMs.toFixed(0)}`.padStart(34)} ${`${f.stalls.loopP99Ms.toFixed(1)}, ${f.stalls.loopMaxMs.toFixed(1)}`.padStart(24)}`,
+      `${name.padEnd(32)} ${String(f.rate).padStart(7)} ${String(Math.round(f.achieved)).padStart(7)} ${ms(f.p50)} ${ms(f.p90)} ${ms(f.p99)} ${ms(f.max)} ${f.lag.toFixed(1).padStart(12)} ${f.load.toFixed(2).padStart(14)} ${`${f.stalls.gc.count}, ${f.stalls.gc.maxMs.toFixed(1)}, ${f.stalls.gc.totalMs.toFixed(0)}`.padStart(34)} ${`${f.stalls.loopP99Ms.toFixed(1)}, ${f.stalls.loopMaxMs.toFixed(1)}`.padStart(24)} ${`${f.stalls.servedP99Ms.toFixed(1)}, ${f.stalls.servedMaxMs.toFixed(1)}`.padStart(23)}`,
     );
   }
   console.log(`server memory: ${m.memory.rss.toFixed(0)} MB resident, peak ${m.memory.peak.toFixed(0)} MB`);

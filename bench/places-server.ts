@@ -89,7 +89,8 @@ process.on('SIGTERM', () => {
 });
 
 // Stalls of this process, for the benchmark's open loop (over IPC): 'stalls' answers with the garbage
-// collector's pauses and the event loop's delay since the last 'stalls', and starts counting again.
+// collector's pauses, the event loop's delay and the time requests spent here since the last 'stalls',
+// and starts counting again.
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
 loopDelay.enable();
 let gc = { count: 0, totalMs: 0, maxMs: 0 };
@@ -100,9 +101,27 @@ new PerformanceObserver((list) => {
     gc.maxMs = Math.max(gc.maxMs, entry.duration);
   }
 }).observe({ entryTypes: ['gc'] });
+// The time each request spent in this process: from node's 'request' (its head parsed) to the answer's
+// last byte handed to the socket. Beside the client's latency it tells the server's share of a tail
+// from the rest (the load generator's lag, the kernel, the scheduling of processes on the cores).
+let served: number[] = [];
+app.server.on('request', (_req, res) => {
+  const start = performance.now();
+  res.once('finish', () => served.push(performance.now() - start));
+});
+const quantile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 process.on('message', (message) => {
   if (message !== 'stalls') return;
-  process.send?.({ gc, loopP99Ms: loopDelay.percentile(99) / 1e6, loopMaxMs: loopDelay.max / 1e6 });
+  const sorted = served.sort((a, b) => a - b);
+  process.send?.({
+    gc,
+    loopP99Ms: loopDelay.percentile(99) / 1e6,
+    loopMaxMs: loopDelay.max / 1e6,
+    servedP99Ms: quantile(sorted, 0.99),
+    servedMaxMs: sorted.at(-1) ?? 0,
+  });
   loopDelay.reset();
   gc = { count: 0, totalMs: 0, maxMs: 0 };
+  served = [];
 });
