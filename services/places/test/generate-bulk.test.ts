@@ -42,6 +42,12 @@ describe('generation by COPY', () => {
     ).rows.map((r) => r.id);
     expect(ids).toHaveLength(900);
     const copied = await rowsOf(ids.join(','));
+    // vacuumed once loaded: every page is marked all-visible (ANALYZE alone leaves the map empty)
+    const { rows: pages } = await f.deps.db.query<{ relpages: number; relallvisible: number }>(
+      `SELECT relpages, relallvisible FROM pg_class WHERE relname = 'places'`,
+    );
+    expect(pages[0]!.relpages).toBeGreaterThan(0);
+    expect(pages[0]!.relallvisible).toBe(pages[0]!.relpages);
 
     // The same seed again by COPY: every batch meets its places and is written by the upsert instead.
     await generatePlaces(f.deps.db, { count: 900, seed: 'bulk', cities, bulk: true, batchSize: 200 });

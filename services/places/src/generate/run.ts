@@ -5,7 +5,7 @@ import { buildChains } from '../reference/chains.ts';
 import { type City, gazetteer } from '../reference/cities.ts';
 import { ensureReferenceData } from '../reference/reference.ts';
 import { buildTaxonomy } from '../reference/taxonomy.ts';
-import { copyPlaces, PlacesCopyBuilder, writePlaces } from '../store/places-write.ts';
+import { copyPlaces, PlacesCopyBuilder, vacuumAfterBulkLoad, writePlaces } from '../store/places-write.ts';
 import { type CityPlan, generateInSpaceOrder, generatePlan } from './generator.ts';
 
 export interface GenerateOptions {
@@ -91,14 +91,15 @@ export async function generatePlaces(
   };
   // Large runs load in one transaction (all or nothing) by COPY; small runs write batch by batch (a run cut
   // short keeps whole batches; the same seed completes it).
-  const written =
-    (options.bulk ?? total >= BULK_LOAD)
-      ? await db.transaction(async (tx) => {
-          const written = await load(tx, new PlacesCopyBuilder(chainName), copyPlaces);
-          await tx.exec('ANALYZE places');
-          return written;
-        })
-      : await load(db, new RecordBatches(), (target, records) => writePlaces(target, records, chainName));
+  const bulk = options.bulk ?? total >= BULK_LOAD;
+  const written = bulk
+    ? await db.transaction(async (tx) => {
+        const written = await load(tx, new PlacesCopyBuilder(chainName), copyPlaces);
+        await tx.exec('ANALYZE places');
+        return written;
+      })
+    : await load(db, new RecordBatches(), (target, records) => writePlaces(target, records, chainName));
+  if (bulk) await vacuumAfterBulkLoad(db);
   return { written, ms: performance.now() - started };
 }
 

@@ -8,7 +8,7 @@ import { type Category, pluralOf } from '../reference/category.ts';
 import { hexId } from '../reference/ids.ts';
 import { ensureReferenceData } from '../reference/reference.ts';
 import { insertPhotos, insertTips } from '../store/media.ts';
-import { copyPlaces, PlacesCopyBuilder } from '../store/places-write.ts';
+import { copyPlaces, PlacesCopyBuilder, vacuumAfterBulkLoad } from '../store/places-write.ts';
 import { upsertCategories } from '../store/reference.ts';
 import { readCsv } from './csv.ts';
 import { MEDIA_COLUMNS, mediaOfRow, type RowMedia } from './media.ts';
@@ -225,6 +225,7 @@ export async function importPlacesFile(
     // The planner's statistics, as autovacuum would take them later.
     if (result.imported >= 50_000) await tx.exec('ANALYZE places');
   });
+  if (result.imported >= 50_000) await vacuumAfterBulkLoad(db);
   result.categoriesAdded = newCategories.size;
   result.ms = performance.now() - started;
   return result;
