@@ -135,9 +135,9 @@ const UNIQUE_VIOLATION = '23505';
 
 /**
  * After a bulk load has committed: VACUUM the table now (1–2 s for a million places), so its new rows' hint
- * bits and the visibility map are set by the load, not by the first searches (which would dirty every page
- * they read) and by the autovacuum the inserts trigger a minute later, beside the traffic — on two cores that
- * was the worst stall of the first minutes after a load. Outside a transaction (VACUUM can't run in one).
+ * bits and the visibility map are set by the load, not by the first searches (which would dirty the pages
+ * they read) and by the autovacuum the inserts trigger about a minute later, beside the traffic. Outside a
+ * transaction (VACUUM can't run in one).
  */
 export async function vacuumAfterBulkLoad(db: Db): Promise<void> {
   await db.exec('VACUUM places');
