@@ -10,6 +10,7 @@ import type { SearchPlan } from '../services/places/src/search/plan.ts';
 import { zoneMinutes } from '../services/places/src/search/zones.ts';
 import { searchPlaces } from '../services/places/src/store/places-search.ts';
 import { QUERY_WORDS } from './places-words.ts';
+import { quantile } from './report.ts';
 
 const db = openPostgres(process.env.DATABASE_URL!, { max: 1 });
 const reference = await loadReference(db);
@@ -72,7 +73,7 @@ for (const name of which) {
     }
   }
   times.sort((x, y) => x - y);
-  const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1);
+  const q = (p: number) => quantile(times, p)!.toFixed(1);
   console.log(`(${name}) p50 ${q(0.5)} ms  p90 ${q(0.9)} ms  p99 ${q(0.99)} ms  (${times.length} queries)`);
 }
 await db.close();

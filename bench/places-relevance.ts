@@ -12,6 +12,7 @@ import { createApp, createLogger, createMetrics, loadConfig, systemClock } from 
 import { createPlaces, DEMO_SEED, gazetteer, generatePlaces, placesMigrations } from '@cairn/places';
 import { judge, loadJudged, summarize } from '../services/places/test/relevance/judge.ts';
 import { benchDb } from './places-bench-db.ts';
+import { quantile } from './report.ts';
 
 const count = Number(process.env.PLACES_RELEVANCE_COUNT ?? 20_000);
 const onlyJudgedCities = process.env.PLACES_RELEVANCE_CITIES === '1';
@@ -93,7 +94,7 @@ console.log(
 );
 // Relevance must not regress for speed, nor speed for relevance: the latency of the same searches beside it.
 const sortedMs = [...searchMs].sort((a, b) => a - b);
-const pct = (p: number) => sortedMs[Math.min(sortedMs.length - 1, Math.floor(p * sortedMs.length))] ?? 0;
+const pct = (p: number) => quantile(sortedMs, p) ?? 0;
 console.log(
   `nDCG@10 ${f3(summary.overall)} over ${summary.scored} queries (${summary.nothingToFind} had no graded place in the data); latency of these searches, one at a time: p50 ${pct(0.5).toFixed(1)} ms, p90 ${pct(0.9).toFixed(1)} ms, max ${pct(1).toFixed(1)} ms`,
 );

@@ -29,6 +29,7 @@ import pg from 'pg';
 import { BENCH_PREFIX } from './places-bench-db.ts';
 import { QUERY_WORDS } from './places-words.ts';
 import { headerLines, RawHttpClient } from './raw-http.ts';
+import { quantile } from './report.ts';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 8);
@@ -229,7 +230,7 @@ async function openLoop(path: () => string, rate: number): Promise<OpenFigures> 
   client.close();
   if (failures.length > 0) throw new Error(`${failures.length} failed, e.g. ${failures[0]}`);
   latencies.sort((x, y) => x - y);
-  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
+  const q = (p: number) => quantile(latencies, p)!;
   return {
     rate,
     achieved: total / (elapsed / 1000),

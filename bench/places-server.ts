@@ -9,6 +9,7 @@ import { createIdentity, createOrganization, createServiceKey, identityMigration
 import { createApp, createLogger, createMetrics, loadConfig, systemClock } from '@cairn/kit';
 import { createPlaces, gazetteer, generatePlaces, placesMigrations } from '@cairn/places';
 import { BENCH_PREFIX, benchDb, exportCsv } from './places-bench-db.ts';
+import { quantile } from './report.ts';
 
 const count = Number(process.env.PLACES_BENCH_COUNT ?? 1_000_000);
 const csv = process.env.PLACES_BENCH_CSV;
@@ -109,8 +110,6 @@ app.server.on('request', (_req, res) => {
   const start = performance.now();
   res.once('finish', () => served.push(performance.now() - start));
 });
-const quantile = (sorted: number[], p: number) =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 process.on('message', (message) => {
   if (message !== 'stalls') return;
   const sorted = served.sort((a, b) => a - b);
@@ -118,7 +117,7 @@ process.on('message', (message) => {
     gc,
     loopP99Ms: loopDelay.percentile(99) / 1e6,
     loopMaxMs: loopDelay.max / 1e6,
-    servedP99Ms: quantile(sorted, 0.99),
+    servedP99Ms: quantile(sorted, 0.99) ?? 0,
     servedMaxMs: sorted.at(-1) ?? 0,
   });
   loopDelay.reset();

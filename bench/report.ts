@@ -32,6 +32,11 @@ export function report(line: (Omit<PairedFigure, 'kind'> & { kind?: 'pair' }) | 
   if (file) appendFileSync(file, `${JSON.stringify({ kind: 'pair', ...line })}\n`);
 }
 
+/** The value at quantile `p` (0–1) of ascending `sorted` (nearest rank; `p` = 1 is the largest), if any. */
+export function quantile(sorted: readonly number[], p: number): number | undefined {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
 /** The latency percentiles autocannon measured (p1 … p99.99, max), in ms. */
 export function latencyPercentiles(result: autocannon.Result): Record<string, number> {
   const l = result.latency as unknown as Record<string, number>;

@@ -46,6 +46,9 @@ export interface ImportResult {
 /** Rows read between turns of the event loop. */
 const YIELD_EVERY = 250;
 
+/** Rows from which an import is a bulk load: analyzed in its transaction and vacuumed once committed. */
+const BULK_IMPORT = 50_000;
+
 interface SourceRow {
   where: string;
   values: Record<string, RowValue>;
@@ -223,9 +226,9 @@ export async function importPlacesFile(
     await writing;
     await upsertCategories(tx, [...newCategories.values()], false);
     // The planner's statistics, as autovacuum would take them later.
-    if (result.imported >= 50_000) await tx.exec('ANALYZE places');
+    if (result.imported >= BULK_IMPORT) await tx.exec('ANALYZE places');
   });
-  if (result.imported >= 50_000) await vacuumAfterBulkLoad(db);
+  if (result.imported >= BULK_IMPORT) await vacuumAfterBulkLoad(db);
   result.categoriesAdded = newCategories.size;
   result.ms = performance.now() - started;
   return result;
