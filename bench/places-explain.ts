@@ -1,8 +1,10 @@
 // Prints the plans of the benchmark's queries (EXPLAIN ANALYZE) on the benchmark's PostgreSQL database.
 // Run after bench/places-search.ts: DATABASE_URL=postgres://…/cairn_bench_places npx tsx bench/places-explain.ts
 // [a|b|c …: only these]
-import { openPostgres, type Queryable } from '@cairn/kit';
+import { openPostgres, type Queryable, type QueryOptions } from '@cairn/kit';
+import { gazetteer } from '../services/places/src/reference/cities.ts';
 import { loadReference } from '../services/places/src/reference/reference.ts';
+import { languagesNear, meaningOf } from '../services/places/src/search/meaning.ts';
 import type { SearchPlan } from '../services/places/src/search/plan.ts';
 import { zoneMinutes } from '../services/places/src/search/zones.ts';
 import { searchPlaces } from '../services/places/src/store/places-search.ts';
@@ -15,6 +17,8 @@ const restaurant = [...reference.categories.values()].find(
 // PLACES_EXPLAIN_LL=lat,lng for another origin than Tokyo's centre (e.g. 40.7128,-74.006 for New York)
 const [latitude, longitude] = (process.env.PLACES_EXPLAIN_LL ?? '35.6895,139.69171').split(',').map(Number);
 const origin = { latitude: latitude!, longitude: longitude! };
+// PLACES_EXPLAIN_QUERY: the text of (b), default pizza
+const query = process.env.PLACES_EXPLAIN_QUERY ?? 'pizza';
 const base: SearchPlan = {
   categoryIds: [],
   chainIds: [],
@@ -25,7 +29,14 @@ const base: SearchPlan = {
 };
 const plans: Record<string, SearchPlan> = {
   a: { ...base, origin, circle: { center: origin, radius: 5000 } },
-  b: { ...base, origin, circle: { center: origin, radius: 22000 }, query: 'pizza', order: 'relevance' },
+  b: {
+    ...base,
+    origin,
+    circle: { center: origin, radius: 22000 },
+    query,
+    meaning: meaningOf(query, reference, languagesNear(gazetteer().cities, undefined, origin)),
+    order: 'relevance',
+  },
   c: {
     ...base,
     origin,
@@ -39,8 +50,12 @@ const only = process.argv.slice(2);
 for (const [name, plan] of Object.entries(plans)) {
   if (only.length > 0 && !only.includes(name)) continue;
   const explain: Queryable = {
-    query: (async (sql: string, params?: readonly unknown[]) => {
-      const r = await db.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+    query: (async (sql: string, params?: readonly unknown[], options?: QueryOptions) => {
+      // As the server plans it: a walk without bitmap scans (QueryOptions.bitmapScans).
+      const r = await db.transaction(async (tx) => {
+        if (options?.bitmapScans === false) await tx.query('SET LOCAL enable_bitmapscan = off');
+        return tx.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+      });
       console.log(`--- ${name}\n${r.rows.map((x) => Object.values(x)[0]).join('\n')}`);
       return { rows: [], rowCount: 0 };
     }) as Queryable['query'],

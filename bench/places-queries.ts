@@ -6,6 +6,7 @@ import { loadavg } from 'node:os';
 import { openPostgres } from '@cairn/kit';
 import { gazetteer } from '../services/places/src/reference/cities.ts';
 import { loadReference } from '../services/places/src/reference/reference.ts';
+import { languagesNear, meaningOf } from '../services/places/src/search/meaning.ts';
 import type { SearchPlan } from '../services/places/src/search/plan.ts';
 import { zoneMinutes } from '../services/places/src/search/zones.ts';
 import { searchPlaces } from '../services/places/src/store/places-search.ts';
@@ -38,6 +39,12 @@ const scenarios: Record<string, (i: number) => SearchPlan> = {
     origin: at(i),
     circle: { center: at(i), radius: 22000 },
     query: words[i % words.length]!,
+    // What the query names, as the server works it out (search.ts).
+    meaning: meaningOf(
+      words[i % words.length]!,
+      reference,
+      languagesNear(gazetteer().cities, undefined, at(i)),
+    ),
     order: 'relevance',
   }),
   c: (i) => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Migration, migrate } from '../src/db/migrations.ts';
 import { createTestDb, testDatabaseUrl } from '../src/db/test-db.ts';
-import type { Db } from '../src/db/types.ts';
+import type { Db, QueryOptions } from '../src/db/types.ts';
 
 const migrations: Migration[] = [
   { id: 'test/0001_things.sql', sql: 'CREATE TABLE things (id int PRIMARY KEY, name text NOT NULL);' },
@@ -28,6 +28,18 @@ describe(`storage on ${engine}`, () => {
     expect(await migrate(db, migrations)).toEqual([]);
     const applied = await db.query<{ id: string }>('SELECT id FROM cairn_migrations ORDER BY id');
     expect(applied.rows.map((r) => r.id)).toEqual(['test/0001_things.sql', 'test/0002_more.sql']);
+  });
+
+  it('plans a statement without bitmap scans when asked (PostgreSQL; PGlite ignores it)', async () => {
+    db = await createTestDb(migrations);
+    const setting = async (options?: QueryOptions) =>
+      (await db!.query<{ enable_bitmapscan: string }>('SHOW enable_bitmapscan', [], options)).rows[0]!
+        .enable_bitmapscan;
+    expect(await setting({ bitmapScans: false })).toBe(engine === 'postgres' ? 'off' : 'on');
+    expect(await setting({ bitmapScans: false, prepare: true })).toBe(engine === 'postgres' ? 'off' : 'on');
+    // The other statements keep the server's setting, before and after.
+    expect(await setting()).toBe('on');
+    expect(await setting({ prepare: true })).toBe('on');
   });
 
   it('each test database is its own', async () => {

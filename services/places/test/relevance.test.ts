@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gazetteer, generatePlaces, writePlaces } from '../src/index.ts';
 import { hexId } from '../src/reference/ids.ts';
+import type { SearchPlan } from '../src/search/plan.ts';
+import type { PlaceRow } from '../src/store/places-read.ts';
+import { searchPlaces } from '../src/store/places-search.ts';
 import { bareRecord, callPlaces, nextPage, type PlacesFixture, startPlaces } from './helpers.ts';
 import { judge, loadJudged, summarize } from './relevance/judge.ts';
 
@@ -175,6 +178,81 @@ describe('sort=RELEVANCE', () => {
       page = await callPlaces(f, next);
     }
     expect(paged).toEqual(whole.map((r) => r.name));
+  });
+});
+
+describe('the window of the nearest matches', () => {
+  // Eight "Zanzibarina" places 4 to 11 km north of a point with no other match, the farther ones the more
+  // popular and better rated, so that by score alone the farthest comes first; the fourth and fifth share a
+  // point; every other one has a price. With a window of 4, the matches nearer than the fifth nearest are ranked first (the fourth is tied
+  // with the fifth, so only three are), then the rest, each set by score.
+  const origin = { latitude: 44.2, longitude: 11.9 };
+  const km = [4, 5, 6, 7, 7, 9, 10, 11];
+  const id = (i: number) => `window-${i}`;
+
+  beforeAll(async () => {
+    await writePlaces(
+      f.deps.db,
+      km.map((d, i) => ({
+        ...bareRecord(id(i), `Zanzibarina ${i}`, origin.latitude + d / 111, origin.longitude),
+        popularity: i / 7,
+        rating: 2 + i,
+        price: i % 2 === 0 ? 2 : null,
+      })),
+      () => undefined,
+    );
+  });
+
+  /** Every page of `size`, as search.ts pages: after the last row's key and id, in its set. */
+  async function allPages(plan: SearchPlan, size: number): Promise<PlaceRow[]> {
+    const rows: PlaceRow[] = [];
+    let after: SearchPlan['after'];
+    for (;;) {
+      const page = await searchPlaces(f.deps.db, { ...plan, limit: size + 1, ...(after ? { after } : {}) });
+      rows.push(...page.slice(0, size));
+      if (page.length <= size) return rows;
+      const last = page[size - 1]!;
+      after = { key: last.sort_key!, id: last.fsq_place_id, ...(last.tier ? { tier: last.tier } : {}) };
+    }
+  }
+
+  const plan: SearchPlan = {
+    origin,
+    circle: { center: origin, radius: 20_000 },
+    query: 'zanzibarina',
+    order: 'relevance',
+    categoryIds: [],
+    chainIds: [],
+    excludeChainIds: [],
+    excludeAllChains: false,
+    limit: 11,
+  };
+
+  it('ranks the whole area by score when it holds no more matches than the window', async () => {
+    const rows = await allPages({ ...plan, window: 8 }, 50);
+    expect(rows.map((r) => r.fsq_place_id)).toEqual([7, 6, 5, 4, 3, 2, 1, 0].map(id));
+    expect(rows.every((r) => r.tier === undefined)).toBe(true);
+  });
+
+  it('ranks the nearest first, then the rest, on every page size, without gaps or repeats', async () => {
+    const expected = [...[2, 1, 0], ...[7, 6, 5, 4, 3]].map(id);
+    for (const size of [1, 2, 3, 50]) {
+      const rows = await allPages({ ...plan, window: 4 }, size);
+      expect(
+        rows.map((r) => r.fsq_place_id),
+        `pages of ${size}`,
+      ).toEqual(expected);
+      expect(rows.map((r) => r.tier ?? 'window')).toEqual([
+        ...Array(3).fill('window'),
+        ...Array(5).fill('beyond'),
+      ]);
+    }
+  });
+
+  it('counts the window among the places that pass the other filters', async () => {
+    // With a price: 0, 2, 4 and 6, at 4, 6, 7 and 10 km; the window of 2 is the two nearer than the third.
+    const rows = await allPages({ ...plan, window: 2, minPrice: 1 }, 1);
+    expect(rows.map((r) => r.fsq_place_id)).toEqual([2, 0, 6, 4].map(id));
   });
 });
 

@@ -32,7 +32,11 @@ class StatementNames {
   }
 }
 
-function queryable(client: Client, statements: StatementNames): Queryable {
+/**
+ * `walks`: the pool of connections that plan without bitmap scans (QueryOptions.bitmapScans), opened on first
+ * use; absent in a transaction.
+ */
+function queryable(client: Client, statements: StatementNames, walks?: () => pg.Pool): Queryable {
   return {
     async query<R>(
       sql: string,
@@ -40,10 +44,11 @@ function queryable(client: Client, statements: StatementNames): Queryable {
       options?: QueryOptions,
     ): Promise<QueryResult<R>> {
       const name = options?.prepare ? statements.nameOf(sql) : undefined;
+      const target = options?.bitmapScans === false && walks ? walks() : client;
       const result =
         name === undefined
-          ? await client.query(sql, [...params])
-          : await client.query({ name, text: sql, values: [...params] });
+          ? await target.query(sql, [...params])
+          : await target.query({ name, text: sql, values: [...params] });
       return { rows: result.rows as R[], rowCount: result.rowCount ?? result.rows.length };
     },
     async exec(sql: string) {
@@ -183,9 +188,27 @@ export function openPostgres(connectionString: string, options: { max?: number; 
   );
   const statements = new StatementNames();
   const listener = new Listener(connectionString, log);
+  // Walks are a few kinds of search: half the pool's connections serve them.
+  let walkPool: pg.Pool | undefined;
+  const walks = () => {
+    if (!walkPool) {
+      walkPool = new pg.Pool({
+        connectionString,
+        max: Math.max(1, Math.ceil((options.max ?? 10) / 2)),
+        options: '-c enable_bitmapscan=off',
+      });
+      walkPool.on('error', (error) =>
+        log.warn(
+          { err: error, server },
+          'PostgreSQL: an idle pooled connection failed; it is replaced on next use',
+        ),
+      );
+    }
+    return walkPool;
+  };
   return {
     engine: 'postgres',
-    ...queryable(pool, statements),
+    ...queryable(pool, statements, walks),
     async transaction(fn) {
       const client = await pool.connect();
       // While checked out, the pool does not listen for the client's errors: a connection the server ends
@@ -224,7 +247,7 @@ export function openPostgres(connectionString: string, options: { max?: number; 
     },
     async close() {
       await listener.close();
-      await pool.end();
+      await Promise.all([pool.end(), walkPool?.end()]);
     },
   };
 }

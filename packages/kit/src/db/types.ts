@@ -10,6 +10,13 @@ export interface QueryOptions {
    * statements whose text comes from a small set of shapes, values always passed as parameters.
    */
   prepare?: boolean;
+  /**
+   * false: plan the statement without bitmap scans, for a nearest-first walk of an index under a LIMIT, which
+   * PostgreSQL's row estimates (a constant 0.001 for a point in a box) would otherwise have it read whole and
+   * sort. PostgreSQL runs it on connections opened with `enable_bitmapscan` off; PGlite (small data) and a
+   * transaction's queries ignore it.
+   */
+  bitmapScans?: boolean;
 }
 
 /** What a store needs: parameterised queries, and multi-statement text for migrations. */

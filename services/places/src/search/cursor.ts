@@ -15,8 +15,11 @@ export interface CursorState {
   /** Sort key and id of the last row of the previous page. */
   k: number;
   i: string;
-  /** 1 when that row matched the query only approximately (sort=RELEVANCE; see store/places-search.ts). */
-  f?: 1;
+  /**
+   * sort=RELEVANCE (store/places-search.ts): 2 when that row was a match as written beyond the window of the
+   * nearest, 1 when it matched the query only approximately.
+   */
+  f?: 1 | 2;
 }
 
 export function paramsDigest(canonical: unknown): string {
@@ -51,7 +54,7 @@ export function decodeCursor(secret: Buffer, cursor: string, expectedDigest: str
     typeof state.k !== 'number' ||
     typeof state.i !== 'string' ||
     typeof state.t !== 'number' ||
-    (state.f !== undefined && state.f !== 1)
+    (state.f !== undefined && state.f !== 1 && state.f !== 2)
   )
     throw tampered();
   if (state.p !== expectedDigest) {

@@ -6,6 +6,9 @@ import type { LatLng } from './params.ts';
 /** What the store runs: filters, the order, and where the page starts. Built from checked parameters. */
 export type Order = 'distance' | 'relevance' | 'rating' | 'popularity';
 
+/** The ranked sets of sort=RELEVANCE after the window of the nearest matches (store/places-search.ts). */
+export type RelevanceTier = 'beyond' | 'approximate';
+
 export interface SearchPlan {
   /** The point distances are measured from (ll, the near city, or the rectangle's centre). */
   origin?: LatLng;
@@ -28,10 +31,12 @@ export interface SearchPlan {
   order: Order;
   limit: number;
   /**
-   * Where the page starts: after this sort key and id; with `approximate`, among the places matching the query
-   * only approximately (sort=RELEVANCE ranks those after the places matching it as written).
+   * Where the page starts: after this sort key and id; with a tier, in that ranked set of sort=RELEVANCE (the
+   * matches as written beyond the window of the nearest, or the approximate matches, which come last).
    */
-  after?: { key: number; id: string; approximate?: boolean };
+  after?: { key: number; id: string; tier?: RelevanceTier };
+  /** sort=RELEVANCE around a point: how many of the nearest matches are ranked first (RELEVANCE_WINDOW). */
+  window?: number;
   /** The fields the rows will be rendered with: only their columns are read. Every column when absent. */
   fields?: ReadonlySet<FieldName>;
 }

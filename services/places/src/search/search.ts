@@ -90,7 +90,8 @@ export async function search(deps: PlacesDeps, query: SearchQueryValues): Promis
   if (params.cursor !== undefined) {
     const state = decodeCursor(secret, params.cursor, digest);
     now = new Date(state.t);
-    plan.after = { key: state.k, id: state.i, ...(state.f === 1 ? { approximate: true } : {}) };
+    const tier = state.f === 1 ? 'approximate' : state.f === 2 ? 'beyond' : undefined;
+    plan.after = { key: state.k, id: state.i, ...(tier ? { tier } : {}) };
   }
   if (params.openNow) {
     plan.openNowAt = now;
@@ -123,7 +124,7 @@ export async function search(deps: PlacesDeps, query: SearchQueryValues): Promis
       t: now.getTime(),
       k: last.sort_key!,
       i: last.fsq_place_id,
-      ...(last.approximate ? { f: 1 as const } : {}),
+      ...(last.tier ? { f: last.tier === 'approximate' ? (1 as const) : (2 as const) } : {}),
     });
   }
   return answer;

@@ -3,7 +3,7 @@ import { chordFor } from '../data/earth.ts';
 import type { HoursEntry } from '../data/hours.ts';
 import type { OsPlaceColumns } from '../data/place-record.ts';
 import type { FieldName } from '../search/fields.ts';
-import { circleBox, pointLiteral } from '../search/plan.ts';
+import { circleBox, pointLiteral, type RelevanceTier } from '../search/plan.ts';
 
 /** A place as read for the API: the stored columns, and the chord to the origin and sort key when searched. */
 export interface PlaceRow extends OsPlaceColumns {
@@ -18,8 +18,12 @@ export interface PlaceRow extends OsPlaceColumns {
   chord?: number | null;
   sort_key?: number;
   score?: number;
-  /** A relevance search's row that matches the query only approximately (trigram word similarity). */
-  approximate?: boolean;
+  /**
+   * Which ranked set a relevance search's row came from after the first (store/places-search.ts): matches as
+   * written beyond the window of the nearest, or matches of the query only approximately (trigram word
+   * similarity).
+   */
+  tier?: RelevanceTier;
 }
 
 export const PLACE_COLUMNS = `fsq_place_id, name, latitude, longitude, address, locality, region, postcode, admin_region,

@@ -13,8 +13,10 @@ import { likePattern, Params, PLACE_COLUMNS, type PlaceRow, placeColumnsFor } fr
  *   whose selectivity the planner takes as a third instead of multiplying guesses down to one row (which made
  *   it read and sort the whole box instead). Ties on distance are settled by id in the application, fetching
  *   more rows only when the page's last distance is shared with the next row.
- * - Relevance: every text match in the circle is scored. `places_pt_text_gist` (point, trigrams) answers
- *   "in the box and matching" inside the index.
+ * - Relevance around a point: each way the query matches walks the GiST index outwards to the window of the
+ *   nearest matches, which are scored (relevancePages); past the window, and without a point, every text match
+ *   of the area is scored. `places_pt_text_gist` (point, trigrams, kinds) answers "in the box and matching"
+ *   inside the index.
  * - Rating, popularity: every match in the area, sorted.
  */
 
@@ -95,27 +97,39 @@ function relevance(p: Params, plan: SearchPlan, origin: string | undefined): str
 type MatchKind = 'all' | 'written' | 'approximate';
 
 /**
- * What `query` matches: as written, the search text (name, category and chain names) holding it, the names of
- * the chains the query names, and the categories it names (by id, in the same GiST index as the point and the
- * trigrams); approximately, the search text by trigram word similarity (a typo, a missing accent).
+ * What `query` matches as written, one condition per way of matching (any of them is a match): the search text
+ * (name, category and chain names) holding it, the names of the chains the query names, and the categories it
+ * names (by id, in the same GiST index as the point and the trigrams). Each is a condition that index decides.
+ * sort=RELEVANCE around a point also matches the kind of a chain the query names (a café for "Starbucks",
+ * ranked below the chain's own places): its walk reads a window of them, not every café of the area.
  */
-function queryMatch(p: Params, plan: SearchPlan, kind: MatchKind): string {
+function writtenArms(p: Params, plan: SearchPlan): string[] {
   const lower = plan.query!.toLowerCase();
   const arms = [`search_text LIKE ${p.add(likePattern(lower))}`];
   const meaning = plan.meaning;
   // A chain name that holds the query is matched by the first arm already.
   for (const name of meaning?.chainNames ?? [])
     if (!name.includes(lower)) arms.push(`search_text LIKE ${p.add(likePattern(name))}`);
-  // The categories the query names. Not the kind of a chain it names: every café of the city for "Starbucks"
-  // would be read and scored (130 ms at 1M places in New York); the chain's places that match by text are
-  // still ranked with that term.
-  const ids = [...(meaning?.strongCategoryIds ?? []), ...(meaning?.weakCategoryIds ?? [])].filter((id) =>
-    SAFE_ID.test(id),
-  );
-  if (ids.length > 0) arms.push(`${KINDS} @@ ${p.add(ids.map((id) => `'${id}'`).join(' | '))}::tsquery`);
+  const kinds = (ids: readonly string[]) => {
+    const safe = ids.filter((id) => SAFE_ID.test(id));
+    if (safe.length > 0) arms.push(`${KINDS} @@ ${p.add(safe.map((id) => `'${id}'`).join(' | '))}::tsquery`);
+  };
+  kinds([...(meaning?.strongCategoryIds ?? []), ...(meaning?.weakCategoryIds ?? [])]);
+  // Elsewhere not: every café of the city would be read and scored for "Starbucks" (130 ms at 1M places in
+  // New York); the chain's places that match by text are still ranked with that term.
+  if (plan.order === 'relevance' && plan.origin) kinds(meaning?.chainCategoryIds ?? []);
+  return arms;
+}
+
+/**
+ * What `query` matches: as written (writtenArms), or only approximately, the search text by trigram word
+ * similarity (a typo, a missing accent).
+ */
+function queryMatch(p: Params, plan: SearchPlan, kind: MatchKind): string {
+  const arms = writtenArms(p, plan);
   const written = `(${arms.join(' OR ')})`;
   if (kind === 'written') return written;
-  const approximately = `${p.add(lower)} <% search_text`;
+  const approximately = `${p.add(plan.query!.toLowerCase())} <% search_text`;
   if (kind === 'approximate') return `(${approximately} AND NOT ${written})`;
   return `(${[...arms, approximately].join(' OR ')})`;
 }
@@ -198,30 +212,141 @@ export async function searchPlaces(db: Queryable, plan: SearchPlan): Promise<Pla
 }
 
 /**
- * sort=RELEVANCE: the places matching the query as written, by score, then those matching it only
- * approximately, by score (as search engines rank exact matches before typo-tolerant ones). A page is read
- * from the first set and, when that runs out, completed from the second; a page starting in the second reads
- * only it. The approximate arm is the costly one (a trigram similarity check of every place of the area's
- * index entries: half the time of "market" around New York at 1M places), so most searches never run it.
+ * sort=RELEVANCE around a point ranks the RELEVANCE_WINDOW nearest matches as written first: every match nearer
+ * than the (window + 1)-th. Reading them costs the same however dense the area (each way of matching walks the
+ * GiST index outwards to its own nearest window + 1), where scoring every match of the circle cost ten times as
+ * much with ten times the places (bench/places-search.ts at 10M). A farther match outranks the window's only
+ * with a far better name match or popularity than its 200 nearer rivals (nearness is 0.3 of the score); those
+ * are ranked, by the same score, after the window.
+ */
+export const RELEVANCE_WINDOW = 200;
+
+/**
+ * sort=RELEVANCE: the places matching the query as written, by score (around a point: the window of the
+ * nearest, then the rest), then those matching it only approximately, by score (as search engines rank exact
+ * matches before typo-tolerant ones). A page is read from the first set and, when that runs out, completed from
+ * the next; a page starting in a later set (its cursor says which) reads only from there. The approximate arm
+ * is the costly one (a trigram similarity check of every place of the area's index entries: half the time of
+ * "market" around New York at 1M places), so most searches never run it.
  */
 async function relevancePages(db: Queryable, plan: SearchPlan): Promise<PlaceRow[]> {
-  if (plan.after?.approximate) return approximateRows(db, plan);
-  const written = await sortedPlaces(db, plan, 'written');
-  if (written.length >= plan.limit) return written;
-  const rest = await approximateRows(db, { ...plan, limit: plan.limit - written.length, after: undefined });
-  return [...written, ...rest];
+  if (plan.after?.tier === 'approximate') return approximateRows(db, plan);
+  const rows: PlaceRow[] = [];
+  if (!plan.origin) {
+    rows.push(...(await sortedPlaces(db, plan, 'written')));
+  } else {
+    let edge: number | null;
+    if (plan.after?.tier === 'beyond') {
+      edge = await windowEdge(db, plan);
+    } else {
+      const page = await windowPage(db, plan);
+      rows.push(...page.rows);
+      edge = page.edge;
+    }
+    if (edge !== null && rows.length < plan.limit) {
+      const after = plan.after?.tier === 'beyond' ? plan.after : undefined;
+      const beyond = await sortedPlaces(
+        db,
+        { ...plan, limit: plan.limit - rows.length, after },
+        'written',
+        edge,
+      );
+      for (const row of beyond) row.tier = 'beyond';
+      rows.push(...beyond);
+    }
+  }
+  if (rows.length >= plan.limit) return rows;
+  const rest = await approximateRows(db, { ...plan, limit: plan.limit - rows.length, after: undefined });
+  return [...rows, ...rest];
+}
+
+/**
+ * The walk of a window: for each way the query matches as written, the `size` + 1 nearest places matching it
+ * (and every other filter), nearest first in the GiST index; merged, each place once. Its `size` + 1 nearest
+ * rows are the area's `size` + 1 nearest matches: a match missing from its own arm's walk has that many nearer
+ * matches before it.
+ */
+function windowWalk(p: Params, plan: SearchPlan, origin: string, size: number, columns: string): string {
+  const { area, filters } = conditions(p, { ...plan, query: undefined }, origin);
+  const count = p.add(size + 1);
+  const walks = writtenArms(p, plan).map(
+    (arm) => `(SELECT ${columns}, (pt <-> ${origin}::cube) AS chord
+           FROM places
+          WHERE ${[...area, arm].join('\n            AND ')}${filters.length > 0 ? `\n            AND booleq(${filters.join(' AND ')}, true)` : ''}
+          ORDER BY pt <-> ${origin}::cube
+          LIMIT ${count})`,
+  );
+  if (walks.length === 1) return walks[0]!;
+  return `SELECT DISTINCT ON (fsq_place_id) * FROM (${walks.join('\n        UNION ALL ')}) arms ORDER BY fsq_place_id`;
+}
+
+/** The chord of the (size + 1)-th nearest match: matches at it or farther are beyond the window. */
+const EDGE = (size: string) => `SELECT chord FROM walk ORDER BY chord OFFSET ${size} LIMIT 1`;
+
+/**
+ * A page of the window, by score, and the window's edge (null when the window holds every match of the area).
+ * The page is left-joined to one row so that the edge is read even when the page is empty.
+ */
+async function windowPage(
+  db: Queryable,
+  plan: SearchPlan,
+): Promise<{ rows: PlaceRow[]; edge: number | null }> {
+  const p = new Params();
+  const origin = p.add(pointLiteral(plan.origin!));
+  const size = plan.window ?? RELEVANCE_WINDOW;
+  const key = sortKey('relevance', p, plan, origin);
+  const walk = windowWalk(p, plan, origin, size, 'places.*');
+  const after = plan.after
+    ? `AND (${key.expr} < ${p.add(plan.after.key)}::float8 OR (${key.expr} = ${p.add(plan.after.key)}::float8 AND fsq_place_id > ${p.add(plan.after.id)}))`
+    : '';
+  const columns = plan.fields ? placeColumnsFor(plan.fields) : PLACE_COLUMNS;
+  const sql = `WITH walk AS MATERIALIZED (${walk}),
+     edge AS (${EDGE(p.add(size))})
+SELECT page.*, (SELECT chord FROM edge) AS window_edge
+  FROM (SELECT 1) one
+  LEFT JOIN (SELECT ${columns}, chord, ${key.expr} AS sort_key
+               FROM walk
+              WHERE chord < coalesce((SELECT chord FROM edge), 'Infinity'::float8) ${after}
+              ORDER BY sort_key DESC, fsq_place_id
+              LIMIT ${p.add(plan.limit)}) page ON true`;
+  const { rows } = await db.query<PlaceRow & { window_edge: number | null }>(sql, p.values, {
+    prepare: true,
+    bitmapScans: false,
+  });
+  const edge = rows[0]?.window_edge ?? null;
+  const page = rows.filter((row) => row.fsq_place_id !== null);
+  for (const row of page) delete (row as Partial<typeof row>).window_edge;
+  return { rows: page, edge };
+}
+
+/** The window's edge alone, for a page that starts beyond it. */
+async function windowEdge(db: Queryable, plan: SearchPlan): Promise<number | null> {
+  const p = new Params();
+  const origin = p.add(pointLiteral(plan.origin!));
+  const size = plan.window ?? RELEVANCE_WINDOW;
+  const walk = windowWalk(p, plan, origin, size, 'fsq_place_id');
+  const sql = `WITH walk AS MATERIALIZED (${walk}) ${EDGE(p.add(size))}`;
+  const { rows } = await db.query<{ chord: number }>(sql, p.values, { prepare: true, bitmapScans: false });
+  return rows[0]?.chord ?? null;
 }
 
 async function approximateRows(db: Queryable, plan: SearchPlan): Promise<PlaceRow[]> {
   const rows = await sortedPlaces(db, plan, 'approximate');
-  for (const row of rows) row.approximate = true;
+  for (const row of rows) row.tier = 'approximate';
   return rows;
 }
 
-async function sortedPlaces(db: Queryable, plan: SearchPlan, match: MatchKind): Promise<PlaceRow[]> {
+/** Every match of the area, sorted; with `from`, only those at that chord from the origin or farther. */
+async function sortedPlaces(
+  db: Queryable,
+  plan: SearchPlan,
+  match: MatchKind,
+  from?: number,
+): Promise<PlaceRow[]> {
   const p = new Params();
   const origin = plan.origin ? p.add(pointLiteral(plan.origin)) : undefined;
   const { area, filters } = conditions(p, plan, origin, match);
+  if (from !== undefined && origin) filters.push(`(pt <-> ${origin}::cube) >= ${p.add(from)}::float8`);
   const key = sortKey(plan.order, p, plan, origin);
   if (plan.after) {
     const k = p.add(plan.after.key);
