@@ -410,6 +410,9 @@ async function nearestQuery(db: Queryable, plan: SearchPlan, fetch: number): Pro
          ${filters.length > 0 ? `WHERE booleq(${filters.join('\n   AND ')}, true)` : ''}
          LIMIT ${p.add(fetch)}) nearest
  ORDER BY chord, fsq_place_id`;
-  const { rows } = await db.query<PlaceRow>(sql, p.values, { prepare: true });
+  // Without bitmap scans: with the category and open-slot conditions in the index, PostgreSQL's estimate of the
+  // box's places (a constant share of the table) had it read and sort every match of a large city's box at
+  // 10M places instead of walking outwards to the page's first dozen.
+  const { rows } = await db.query<PlaceRow>(sql, p.values, { prepare: true, bitmapScans: false });
   return rows;
 }
