@@ -216,10 +216,10 @@ export async function searchPlaces(db: Queryable, plan: SearchPlan): Promise<Pla
  * than the (window + 1)-th. Reading them costs the same however dense the area (each way of matching walks the
  * GiST index outwards to its own nearest window + 1), where scoring every match of the circle cost ten times as
  * much with ten times the places (bench/places-search.ts at 10M). A farther match outranks the window's only
- * with a far better name match or popularity than its 200 nearer rivals (nearness is 0.3 of the score); those
+ * with a far better name match or popularity than its 100 nearer rivals (nearness is 0.3 of the score); those
  * are ranked, by the same score, after the window.
  */
-export const RELEVANCE_WINDOW = 200;
+export const RELEVANCE_WINDOW = 100;
 
 /**
  * sort=RELEVANCE: the places matching the query as written, by score (around a point: the window of the
