@@ -332,7 +332,8 @@ function spread16(n: number): number {
 
 /** Cells of the Z-order within a city: 0.0005° (~55 m of latitude), ±16° around its centre. */
 const CELL_DEGREES = 0.0005;
-const cellOf = (degrees: number) => Math.min(0xffff, Math.max(0, Math.floor(degrees / CELL_DEGREES) + 0x8000));
+const cellOf = (degrees: number) =>
+  Math.min(0xffff, Math.max(0, Math.floor(degrees / CELL_DEGREES) + 0x8000));
 
 /**
  * A place's position on the Z-order curve of ~55 m cells around its city's centre: places near each other are
