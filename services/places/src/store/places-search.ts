@@ -410,9 +410,10 @@ async function nearestQuery(db: Queryable, plan: SearchPlan, fetch: number): Pro
          ${filters.length > 0 ? `WHERE booleq(${filters.join('\n   AND ')}, true)` : ''}
          LIMIT ${p.add(fetch)}) nearest
  ORDER BY chord, fsq_place_id`;
-  // Without bitmap scans: with the category and open-slot conditions in the index, PostgreSQL's estimate of the
-  // box's places (a constant share of the table) had it read and sort every match of a large city's box at
-  // 10M places instead of walking outwards to the page's first dozen.
+  // Without bitmap scans: PostgreSQL's estimate of the box's places (a constant 0.001 of the table, fewer with
+  // the category and open-slot conditions) can have it read and sort every match of a large city's box instead
+  // of walking outwards to the page's first dozen (seen around New York at 1M places on 27 November: 875
+  // buffers and 9.5 ms against 105 and 0.9 ms).
   const { rows } = await db.query<PlaceRow>(sql, p.values, { prepare: true, bitmapScans: false });
   return rows;
 }
