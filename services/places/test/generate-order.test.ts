@@ -15,16 +15,11 @@ describe('the order generated places are written in', () => {
   const input = { seed: 'order', taxonomy, chains: buildChains(taxonomy), cities: gazetteer().cities };
   const paris = gazetteer().resolve('Paris, FR')!;
   const berlin = gazetteer().resolve('Berlin, DE')!;
-  const chunks = [
-    ...generatePlan(
-      input,
-      [
-        { city: paris, count: 4000 },
-        { city: berlin, count: 1000 },
-      ],
-      250,
-    ),
+  const plan = [
+    { city: paris, count: 4000 },
+    { city: berlin, count: 1000 },
   ];
+  const chunks = [...generatePlan(input, plan, 250)];
   const places = chunks.flat();
 
   it('follows each city with the next, and near places with near places', () => {
@@ -48,16 +43,7 @@ describe('the order generated places are written in', () => {
 
   it('gives a turn to the caller while a large city is made, and the same order for the same seed', () => {
     expect(chunks.filter((c) => c.length === 0).length).toBeGreaterThanOrEqual(15);
-    const again = [
-      ...generatePlan(
-        input,
-        [
-          { city: paris, count: 4000 },
-          { city: berlin, count: 1000 },
-        ],
-        250,
-      ),
-    ].flat();
+    const again = [...generatePlan(input, plan, 250)].flat();
     expect(again.map((p) => p.fsq_place_id)).toEqual(places.map((p) => p.fsq_place_id));
   });
 });

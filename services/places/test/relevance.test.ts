@@ -184,8 +184,8 @@ describe('sort=RELEVANCE', () => {
 describe('the window of the nearest matches', () => {
   // Eight "Zanzibarina" places 4 to 11 km north of a point with no other match, the farther ones the more
   // popular and better rated, so that by score alone the farthest comes first; the fourth and fifth share a
-  // point; every other one has a price. With a window of 4, the matches nearer than the fifth nearest are ranked first (the fourth is tied
-  // with the fifth, so only three are), then the rest, each set by score.
+  // point; every other one has a price. With a window of 4, the matches nearer than the fifth nearest are
+  // ranked first (the fourth is tied with the fifth, so only three are), then the rest, each set by score.
   const origin = { latitude: 44.2, longitude: 11.9 };
   const km = [4, 5, 6, 7, 7, 9, 10, 11];
   const id = (i: number) => `window-${i}`;

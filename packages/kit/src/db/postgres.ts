@@ -180,12 +180,12 @@ export function openPostgres(connectionString: string, options: { max?: number; 
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
   // An idle client's error (server restart) must not crash the process; the pool drops that client and
   // the next query opens a new connection.
-  pool.on('error', (error) =>
+  const onIdleError = (error: Error) =>
     log.warn(
       { err: error, server },
       'PostgreSQL: an idle pooled connection failed; it is replaced on next use',
-    ),
-  );
+    );
+  pool.on('error', onIdleError);
   const statements = new StatementNames();
   const listener = new Listener(connectionString, log);
   // Walks are a few kinds of search: half the pool's connections serve them.
@@ -197,12 +197,7 @@ export function openPostgres(connectionString: string, options: { max?: number; 
         max: Math.max(1, Math.ceil((options.max ?? 10) / 2)),
         options: '-c enable_bitmapscan=off',
       });
-      walkPool.on('error', (error) =>
-        log.warn(
-          { err: error, server },
-          'PostgreSQL: an idle pooled connection failed; it is replaced on next use',
-        ),
-      );
+      walkPool.on('error', onIdleError);
     }
     return walkPool;
   };

@@ -200,6 +200,16 @@ function conditions(
   return { area, filters };
 }
 
+/** The rows after a page's last one in the order `key`, ties by id (the cursor's key and id). */
+function afterCondition(
+  p: Params,
+  key: { expr: string; dir: 'ASC' | 'DESC' },
+  after: { key: number; id: string },
+): string {
+  const k = p.add(after.key);
+  return `(${key.expr} ${key.dir === 'ASC' ? '>' : '<'} ${k}::float8 OR (${key.expr} = ${k}::float8 AND fsq_place_id > ${p.add(after.id)}))`;
+}
+
 /** Ids that are tsquery lexemes as they are (dataset and generated ids all are). */
 const SAFE_ID = /^[A-Za-z0-9_-]+$/;
 
@@ -301,9 +311,7 @@ async function windowPage(
   const size = windowOf(plan);
   const key = sortKey('relevance', p, plan, origin);
   const walk = windowWalk(p, plan, origin, size, 'places.*');
-  const after = plan.after
-    ? `AND (${key.expr} < ${p.add(plan.after.key)}::float8 OR (${key.expr} = ${p.add(plan.after.key)}::float8 AND fsq_place_id > ${p.add(plan.after.id)}))`
-    : '';
+  const after = plan.after ? `AND ${afterCondition(p, key, plan.after)}` : '';
   const columns = plan.fields ? placeColumnsFor(plan.fields) : PLACE_COLUMNS;
   const sql = `WITH walk AS MATERIALIZED (${walk}),
      edge AS (${EDGE(p.add(size))})
@@ -353,13 +361,7 @@ async function sortedPlaces(
   const { area, filters } = conditions(p, plan, origin, match);
   if (from !== undefined && origin) filters.push(`(pt <-> ${origin}::cube) >= ${p.add(from)}::float8`);
   const key = sortKey(plan.order, p, plan, origin);
-  if (plan.after) {
-    const k = p.add(plan.after.key);
-    const id = p.add(plan.after.id);
-    filters.push(
-      `(${key.expr} ${key.dir === 'ASC' ? '>' : '<'} ${k}::float8 OR (${key.expr} = ${k}::float8 AND fsq_place_id > ${id}))`,
-    );
-  }
+  if (plan.after) filters.push(afterCondition(p, key, plan.after));
   const columns = plan.fields ? placeColumnsFor(plan.fields) : PLACE_COLUMNS;
   const sql = `SELECT ${columns}, ${origin ? `(pt <-> ${origin}::cube)` : 'NULL::float8'} AS chord,
        ${key.expr} AS sort_key
@@ -397,12 +399,7 @@ async function nearestQuery(db: Queryable, plan: SearchPlan, fetch: number): Pro
   const p = new Params();
   const origin = p.add(pointLiteral(plan.origin!));
   const { area, filters } = conditions(p, plan, origin);
-  if (plan.after) {
-    const k = p.add(plan.after.key);
-    filters.push(
-      `(chord > ${k}::float8 OR (chord = ${k}::float8 AND fsq_place_id > ${p.add(plan.after.id)}))`,
-    );
-  }
+  if (plan.after) filters.push(afterCondition(p, { expr: 'chord', dir: 'ASC' }, plan.after));
   // Only plain columns inside the walk (computed columns would be computed for every row it reads).
   const columns = plan.fields ? placeColumnsFor(plan.fields) : PLACE_COLUMNS;
   const sql = `SELECT ${columns}, chord, chord AS sort_key
