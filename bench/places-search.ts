@@ -6,8 +6,11 @@
 // - open loop (requests sent at a fixed rate whatever the answers, on as many connections as that takes):
 //   median/p99 latency measured from the time each request was due to be sent, so a stalled server is not
 //   hidden by requests that were never sent (no coordinated omission). The rate is given, or half of the
-//   scenario's closed-loop throughput.
-// Targets: generate < 3 min, import < 2 min, p99 < 25 ms on PostgreSQL (a–c).
+//   scenario's closed-loop throughput. It runs in rounds (PLACES_BENCH_ROUNDS, default 3), the scenarios
+//   taking turns, and prints each scenario's median round; the load generator runs at nice -10 meanwhile
+//   where allowed (PLACES_BENCH_NICE), as clients on other machines would not share the server's cores.
+// Targets (issue 20, at 1M on PostgreSQL): generate < 60 s, import < 60 s, open-loop p99 < 10 ms (a–d);
+// (issue 19) at 10M, generate and import < 15 min each, p99 within 1.5× of 1M's.
 // Run: npx tsx bench/places-search.ts [seconds per scenario, default 10] [connections, default 8] [rate/s]
 //      DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/places-search.ts
 //      PLACES_BENCH_COUNT=100000 for a quicker look; PLACES_BENCH_REUSE=1 (PostgreSQL) serves the database
@@ -20,7 +23,7 @@
 //      memory and the share of PostgreSQL block reads that missed its buffer cache.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, getPriority, loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { servingFlags } from '@cairn/kit';
@@ -34,6 +37,7 @@ import { quantile } from './report.ts';
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 8);
 const fixedRate = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
+const openRounds = Number(process.env.PLACES_BENCH_ROUNDS ?? 3);
 const dir = mkdtempSync(join(tmpdir(), 'cairn-places-bench-'));
 const csv = join(dir, 'places.csv');
 
@@ -169,6 +173,14 @@ interface OpenFigures {
   load: number;
   /** The server's garbage collection pauses and event loop delay during the phase. */
   stalls: ServerStalls;
+  /**
+   * File pages read back from disk after the kernel had evicted them (/proc/vmstat workingset_refault_file),
+   * machine-wide, during the phase: with 17 GB free, the evictions are this machine's proactive reclaim
+   * (DAMON pageout), and each refault is a disk read some process waited for.
+   */
+  refaults: number;
+  /** Every round, in the order run (on the median round's figures). */
+  rounds?: OpenFigures[];
 }
 
 interface ServerStalls {
@@ -200,6 +212,10 @@ async function openLoop(path: () => string, rate: number): Promise<OpenFigures> 
   const failures: string[] = [];
   let lag = 0;
   await serverStalls(); // starts the server's count for this phase
+  const refaultsBefore = refaults();
+  const niceness = getPriority();
+  const raised = raisePriority();
+  priorityRaised ??= raised;
   const start = performance.now() + 20;
   await new Promise<void>((done) => {
     let sent = 0;
@@ -226,6 +242,7 @@ async function openLoop(path: () => string, rate: number): Promise<OpenFigures> 
     setTimeout(tick, 20);
   });
   const elapsed = performance.now() - start;
+  if (raised) setPriority(niceness);
   const stalls = await serverStalls();
   client.close();
   if (failures.length > 0) throw new Error(`${failures.length} failed, e.g. ${failures[0]}`);
@@ -241,8 +258,34 @@ async function openLoop(path: () => string, rate: number): Promise<OpenFigures> 
     lag,
     load: loadavg()[0]!,
     stalls,
+    refaults: refaults() - refaultsBefore,
   };
 }
+
+/** The machine's count of file pages read back after eviction (0 where /proc/vmstat lacks it). */
+function refaults(): number {
+  const vmstat = readFileSync('/proc/vmstat', 'utf8');
+  return Number(/^workingset_refault_file (\d+)$/m.exec(vmstat)?.[1] ?? 0);
+}
+
+/**
+ * The niceness the load generator takes during the open loop (PLACES_BENCH_NICE, default -10; 0 leaves it).
+ * It stands for clients on other machines: on two cores shared with the server and PostgreSQL, its own
+ * scheduling delays would otherwise be counted as the server's latency (its send lag).
+ */
+const generatorNiceness = Number(process.env.PLACES_BENCH_NICE ?? -10);
+
+/** Raises the load generator's priority; false where the system does not allow it (not root). */
+function raisePriority(): boolean {
+  if (generatorNiceness === 0) return false;
+  try {
+    setPriority(generatorNiceness);
+    return true;
+  } catch {
+    return false;
+  }
+}
+let priorityRaised: boolean | undefined;
 
 const load = () =>
   loadavg()
@@ -345,12 +388,23 @@ async function measure(count: number, name: string | undefined): Promise<Measure
   const figures: Record<string, Awaited<ReturnType<typeof run>>> = {};
   const open: Record<string, OpenFigures> = {};
   const only = process.env.PLACES_BENCH_ONLY; // e.g. "bc": only scenarios (b) and (c)
-  for (const [scenario, path] of Object.entries(scenarios)) {
-    if (only && !only.includes(scenario[1]!)) continue;
+  const chosen = Object.entries(scenarios).filter(([scenario]) => !only || only.includes(scenario[1]!));
+  for (const [scenario, path] of chosen) {
     await run(path); // warm-up: caches, JIT
     figures[scenario] = await run(path);
     rates[scenario] ??= fixedRate ?? Math.max(1, Math.round(figures[scenario].rps / 2));
-    open[scenario] = await openLoop(path, rates[scenario]);
+  }
+  // The open loop in rounds, the scenarios taking turns, so that one stall of this shared machine spoils one
+  // round of one scenario; each scenario's figures are those of its median round (by p99).
+  const rounds: Record<string, OpenFigures[]> = {};
+  for (let round = 0; round < openRounds; round++) {
+    for (const [scenario, path] of chosen) {
+      (rounds[scenario] ??= []).push(await openLoop(path, rates[scenario]!));
+    }
+  }
+  for (const [scenario, list] of Object.entries(rounds)) {
+    const sorted = [...list].sort((x, y) => x.p99 - y.p99);
+    open[scenario] = { ...sorted[Math.floor((sorted.length - 1) / 2)]!, rounds: list };
   }
   const memory = memoryMb(server.pid!);
   const after = before ? await sizes() : undefined;
@@ -407,16 +461,18 @@ function print(m: Measured) {
     );
   }
   console.log(
-    `open loop, fixed rate (${fixedRate === undefined ? 'half the closed-loop req/s of the first size' : `${fixedRate}/s`}); latency from each request's due time`,
+    `open loop, fixed rate (${fixedRate === undefined ? 'half the closed-loop req/s of the first size' : `${fixedRate}/s`}); latency from each request's due time; ${openRounds} rounds, the median round's figures; load generator ${priorityRaised ? `at nice ${generatorNiceness}` : 'at its default priority'}`,
   );
   console.log(
-    'scenario                          rate/s  sent/s   p50 ms   p90 ms   p99 ms   max ms  send lag ms   load (1 min)   server: GC pauses, max, total ms   loop delay p99, max ms   in server p99, max ms',
+    'scenario                          rate/s  sent/s   p50 ms   p90 ms   p99 ms   max ms  send lag ms   load (1 min)   server: GC pauses, max, total ms   loop delay p99, max ms   in server p99, max ms   refaults',
   );
   const ms = (v: number) => v.toFixed(1).padStart(8);
+  const line = (name: string, f: OpenFigures) =>
+    `${name.padEnd(32)} ${String(f.rate).padStart(7)} ${String(Math.round(f.achieved)).padStart(7)} ${ms(f.p50)} ${ms(f.p90)} ${ms(f.p99)} ${ms(f.max)} ${f.lag.toFixed(1).padStart(12)} ${f.load.toFixed(2).padStart(14)} ${`${f.stalls.gc.count}, ${f.stalls.gc.maxMs.toFixed(1)}, ${f.stalls.gc.totalMs.toFixed(0)}`.padStart(34)} ${`${f.stalls.loopP99Ms.toFixed(1)}, ${f.stalls.loopMaxMs.toFixed(1)}`.padStart(24)} ${`${f.stalls.servedP99Ms.toFixed(1)}, ${f.stalls.servedMaxMs.toFixed(1)}`.padStart(23)} ${String(f.refaults).padStart(10)}`;
   for (const [name, f] of Object.entries(open)) {
-    console.log(
-      `${name.padEnd(32)} ${String(f.rate).padStart(7)} ${String(Math.round(f.achieved)).padStart(7)} ${ms(f.p50)} ${ms(f.p90)} ${ms(f.p99)} ${ms(f.max)} ${f.lag.toFixed(1).padStart(12)} ${f.load.toFixed(2).padStart(14)} ${`${f.stalls.gc.count}, ${f.stalls.gc.maxMs.toFixed(1)}, ${f.stalls.gc.totalMs.toFixed(0)}`.padStart(34)} ${`${f.stalls.loopP99Ms.toFixed(1)}, ${f.stalls.loopMaxMs.toFixed(1)}`.padStart(24)} ${`${f.stalls.servedP99Ms.toFixed(1)}, ${f.stalls.servedMaxMs.toFixed(1)}`.padStart(23)}`,
-    );
+    console.log(line(name, f));
+    const rounds = f.rounds ?? [];
+    if (rounds.length > 1) for (const [n, r] of rounds.entries()) console.log(line(`    round ${n + 1}`, r));
   }
   console.log(`server memory: ${m.memory.rss.toFixed(0)} MB resident, peak ${m.memory.peak.toFixed(0)} MB`);
   if (m.sizes) {
