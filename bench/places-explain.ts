@@ -42,6 +42,7 @@ const plans: Record<string, SearchPlan> = {
     origin,
     circle: { center: origin, radius: 22000 },
     categoryIds: reference.withDescendants(restaurant.id),
+    categoryRoots: [restaurant.id],
     openNowAt: new Date(),
     openNowZones: zoneMinutes({ circle: { center: origin, radius: 22000 } }, new Date()),
   },

@@ -27,6 +27,8 @@ import {
   BadRow,
   ensureReferenceData,
   generatePlaces,
+  loadReference,
+  namesOf,
   type RowValue,
   toPlaceRecord,
   writePlaces,
@@ -473,7 +475,7 @@ export async function applyFixtures(
       if (fixtures.places?.items?.length) {
         field = ['places', 'items'];
         const records = fixtures.places.items.map((item) => toPlaceRecord(item as Record<string, RowValue>));
-        await writePlaces(tx, records, () => undefined);
+        await writePlaces(tx, records, namesOf(await loadReference(txDb)));
         summary.places += records.length;
       }
       for (const [i, zone] of (fixtures.edge?.zones ?? []).entries()) {

@@ -37,12 +37,12 @@ export { type ImportOptions, type ImportResult, importPlacesFile } from './impor
 export { photosOfPlace, tipsOfPlace } from './media/endpoints.ts';
 export { placesMigrations } from './migrations.ts';
 export { type City, gazetteer } from './reference/cities.ts';
-export { ensureReferenceData } from './reference/reference.ts';
+export { ensureReferenceData, loadReference } from './reference/reference.ts';
 export { searchQuery } from './routes/validation.ts';
 export { placeDetails } from './search/details.ts';
 export type { RawQuery } from './search/params.ts';
 export { type SearchAnswer, search } from './search/search.ts';
-export { writePlaces } from './store/places-write.ts';
+export { namesOf, type PlaceNames, writePlaces } from './store/places-write.ts';
 export { listUsage, type UsageRow } from './store/usage.ts';
 export { type ContributorAccuracy, contributorAccuracy, type OutcomeCounts } from './trust/contributor.ts';
 

@@ -1,11 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSlotTokens } from '../src/data/open-hours.ts';
+import { categorySlotTokens, openSlotTokens } from '../src/data/open-hours.ts';
 import { allPlaces, haversine, localMinute, openAt, type Plain } from './brute-force.ts';
 import { callPlaces, nextPage, type PlacesFixture, startPlaces, testCities } from './helpers.ts';
 
-// open_now is first decided inside the search index by the 3-hour UTC slots a place is open (0013, open_hours): these
-// searches sweep the clock through a winter and a summer day (every 4 hours, 2 hours apart), in Paris (daylight saving time)
-// and Suva (UTC+12, by the antimeridian), and must find exactly the places a computation of our own finds open.
+// open_now is first decided inside the search index by the 3-hour UTC slots a place is open (0013, open_hours), and
+// with categories by category-and-slot tokens (0017): these searches sweep the clock through a winter and a summer
+// day (every 4 hours, 2 hours apart), in Paris (daylight saving time) and Suva (UTC+12, by the antimeridian), and
+// must find exactly the places a computation of our own finds open (and of the category, or one below it).
 let f: PlacesFixture;
 let all: Plain[];
 
@@ -50,6 +52,103 @@ describe('open_now decided in the index', () => {
     }
     expect(compared).toBeGreaterThan(50);
   }, 120_000);
+
+  it('finds exactly the places of a category, or of one below it, open through the day', async () => {
+    const reference = f.places.deps.reference();
+    const near = new Map(
+      testCities().map((city) => [
+        city,
+        all.filter((p) => haversine(city.latitude, city.longitude, p.lat, p.lon) <= 4000),
+      ]),
+    );
+    // The categories of the places around, and their ancestors: every level the taxonomy has here.
+    const kinds = new Set<string>();
+    for (const places of near.values())
+      for (const p of places)
+        for (const id of p.categories)
+          for (const step of reference.categories.get(id)?.path ?? []) kinds.add(step.id);
+    const levels = new Map<number, string[]>();
+    for (const id of kinds) {
+      const level = reference.categories.get(id)!.level;
+      levels.set(level, [...(levels.get(level) ?? []), id]);
+    }
+    // The most common category of each level, and a pair of level-2 ones asked together.
+    const count = (id: string) => {
+      const under = new Set(reference.withDescendants(id));
+      return all.filter((p) => p.categories.some((c) => under.has(c))).length;
+    };
+    const asked: string[][] = [...levels.values()].map((ids) => [
+      ids.sort((a, b) => count(b) - count(a))[0]!,
+    ]);
+    const second = (levels.get(2) ?? []).slice(1, 3);
+    if (second.length === 2) asked.push(second);
+    expect(asked.length).toBeGreaterThanOrEqual(3);
+    let compared = 0;
+    for (const ids of asked) {
+      const under = new Set(ids.flatMap((id) => reference.withDescendants(id)));
+      for (const [city, places] of near) {
+        for (let hour = 1; hour < 24; hour += 5) {
+          const at = new Date(Date.UTC(2025, 0, 14) + hour * 3_600_000 + 17 * 60_000);
+          f.clock.set(at);
+          const found = await everyPage(
+            `/places/search?ll=${city.latitude},${city.longitude}&radius=4000&open_now=true&fsq_category_ids=${ids.join(',')}&limit=50&fields=fsq_place_id`,
+          );
+          const expected = places
+            .filter(
+              (p) => p.categories.some((c) => under.has(c)) && openAt(p.hours, localMinute(at, p.timeZone)),
+            )
+            .map((p) => p.id);
+          expect(new Set(found), `${ids.join(',')} in ${city.name} at ${at.toISOString()}`).toEqual(
+            new Set(expected),
+          );
+          compared += expected.length;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(20);
+  }, 120_000);
+
+  it('migration 0017 gives the places the category-and-slot tokens the write path gives them', async () => {
+    const db = f.deps.db;
+    const written = await db.query<{ fsq_place_id: string; open_hours: string[] }>(
+      'SELECT fsq_place_id, open_hours FROM places ORDER BY fsq_place_id',
+    );
+    expect(written.rows.some((r) => r.open_hours.some((t) => t.includes('@')))).toBe(true);
+    // Back to the slot tokens alone, as before 0017; then 0017 and 0018 as they are.
+    await db.query(
+      `UPDATE places SET open_hours = array(SELECT t FROM unnest(open_hours) t WHERE t NOT LIKE '%@%')`,
+    );
+    const migrations = new URL('../migrations/', import.meta.url);
+    for (const file of ['0017_category_slot_tokens.sql', '0018_search_index_rebuilt.sql'])
+      await db.exec(readFileSync(new URL(file, migrations), 'utf8'));
+    const migrated = await db.query<{ fsq_place_id: string; open_hours: string[] }>(
+      'SELECT fsq_place_id, open_hours FROM places ORDER BY fsq_place_id',
+    );
+    const sorted = (rows: typeof written.rows) => rows.map((r) => [r.fsq_place_id, [...r.open_hours].sort()]);
+    expect(sorted(migrated.rows)).toEqual(sorted(written.rows));
+  });
+
+  it('marks a place of a category with its slots for the category and each ancestor', () => {
+    expect(categorySlotTokens([['top', 'mid', 'leaf']], ['open_s2', 'open_s5'])).toEqual([
+      'top@s2',
+      'top@s5',
+      'mid@s2',
+      'mid@s5',
+      'leaf@s2',
+      'leaf@s5',
+    ]);
+    // Two categories sharing ancestors: each ancestor once.
+    expect(
+      categorySlotTokens(
+        [
+          ['top', 'a'],
+          ['top', 'b'],
+        ],
+        ['open_s0'],
+      ).sort(),
+    ).toEqual(['a@s0', 'b@s0', 'top@s0']);
+    expect(categorySlotTokens([['top', 'a']], [])).toEqual([]);
+  });
 
   it('marks the 3-hour UTC slots of local opening hours, on both sides of daylight saving time', () => {
     // Monday 09:00–17:30 in Paris: 08:00–16:30 UTC in winter (slots 2–5), 07:00–15:30 UTC in summer (2–5).

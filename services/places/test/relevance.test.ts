@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gazetteer, generatePlaces, writePlaces } from '../src/index.ts';
+import { gazetteer, generatePlaces, namesOf, writePlaces } from '../src/index.ts';
 import { hexId } from '../src/reference/ids.ts';
 import type { SearchPlan } from '../src/search/plan.ts';
 import type { PlaceRow } from '../src/store/places-read.ts';
@@ -156,7 +156,7 @@ describe('sort=RELEVANCE', () => {
         ...Array.from({ length: 5 }, (_, i) => at(i, `Fiorentina ${i}`, 2 + i)),
         ...Array.from({ length: 5 }, (_, i) => at(10 + i, `Fiorentino ${i}`, 0.1 * i)),
       ],
-      () => undefined,
+      namesOf(f.places.deps.reference()),
     );
     const params = { query: 'fiorentina', ll: '43.7696,11.2558', radius: '20000' };
     const whole = await search({ ...params, limit: '50' });
@@ -199,7 +199,7 @@ describe('the window of the nearest matches', () => {
         rating: 2 + i,
         price: i % 2 === 0 ? 2 : null,
       })),
-      () => undefined,
+      namesOf(f.places.deps.reference()),
     );
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PlaceRecord, writePlaces } from '../src/index.ts';
+import { namesOf, type PlaceRecord, writePlaces } from '../src/index.ts';
 import { bareRecord, callPlaces, nextPage, type PlacesFixture, startPlaces } from './helpers.ts';
 
 // Nearest-first search reads places in distance order from the index and settles ties (places at one point) by
@@ -32,7 +32,7 @@ beforeAll(async () => {
     ...Array.from({ length: 25 }, (_, i) => place(100 + i, B, i % 3 === 0 ? 'cat-x' : 'cat-y')),
     ...Array.from({ length: 5 }, (_, i) => place(200 + i, C, 'cat-x')),
   ];
-  await writePlaces(f.deps.db, records, () => undefined);
+  await writePlaces(f.deps.db, records, namesOf(f.places.deps.reference()));
 }, 120_000);
 afterAll(async () => {
   await f.close();

@@ -17,6 +17,32 @@ const SLOT_MINUTES = 180;
 /** The token of the slot holding this UTC hour of the day. */
 export const openSlotToken = (utcHour: number) => `open_s${Math.floor(utcHour / 3)}`;
 
+/**
+ * The token of a category and a slot ("<category id>@s3"): a place carries it for every category of its own and
+ * every ancestor of those, and each slot it is open in. `category + open_now` asks for the categories named
+ * in the request in this slot: one token, held only by places of that kind open in that slot, so the search
+ * index passes over every subtree without one, where the category's descendants (a Restaurant has ~200) and
+ * the slot asked separately matched any subtree holding some restaurant and some place open (at night in a
+ * city: every page of the circle was read to find none).
+ */
+export const categorySlotToken = (categoryId: string, utcHour: number) =>
+  `${categoryId}@s${Math.floor(utcHour / 3)}`;
+
+/**
+ * The category-and-slot tokens of a place: `paths` holds, for each of its categories, the ids from the top of
+ * the taxonomy down to it; `slots` its slot tokens (openSlotTokens). The same as migration 0017 computes.
+ */
+export function categorySlotTokens(
+  paths: readonly (readonly string[])[],
+  slots: readonly string[],
+): string[] {
+  if (slots.length === 0) return [];
+  const kinds = new Set(paths.flat());
+  const out: string[] = [];
+  for (const kind of kinds) for (const slot of slots) out.push(`${kind}@${slot.slice('open_'.length)}`);
+  return out;
+}
+
 const offsetsOf = new Map<string, number[]>();
 
 /** The zone's offsets (minutes east of UTC) in mid-January and mid-July of `year`. */

@@ -5,7 +5,7 @@ import { timeZoneAt } from '../reference/time-zone.ts';
 import { type HistoryEntry, insertHistory } from '../store/history.ts';
 import { insertTips } from '../store/media.ts';
 import { lockPlace, type PlaceRow } from '../store/places-read.ts';
-import { writePlaces } from '../store/places-write.ts';
+import { namesOf, writePlaces } from '../store/places-write.ts';
 import { setDescription, takeOutPlace } from '../store/removed.ts';
 import {
   describe,
@@ -76,7 +76,7 @@ export async function applyEdit(
     const reference = deps.reference();
     for (const c of fieldChanges) if (isEditable(c.field)) setField(record, c.field, c.to, reference);
     record.date_refreshed = day(at);
-    await writePlaces(tx, [record], (id) => reference.chains.get(id)?.name);
+    await writePlaces(tx, [record], namesOf(reference));
     if (fieldChanges.some((c) => c.field === 'description'))
       await setDescription(tx, placeId, record.description);
     history.push(...fieldChanges.map((c) => entry(c, placeId)));
@@ -174,7 +174,7 @@ async function createPlace(tx: Queryable, deps: PlacesDeps, edit: EditRow, at: D
   };
   const reference = deps.reference();
   for (const c of edit.changes) if (isEditable(c.field)) setField(base, c.field, c.to, reference);
-  await writePlaces(tx, [base], (chain) => reference.chains.get(chain)?.name);
+  await writePlaces(tx, [base], namesOf(reference));
   if (base.description !== null) await setDescription(tx, id, base.description);
   await insertHistory(
     tx,

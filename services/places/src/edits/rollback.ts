@@ -4,7 +4,7 @@ import { lockEdit, markRolledBack } from '../store/edits.ts';
 import { type HistoryEntry, insertHistory, laterAcceptedEdits } from '../store/history.ts';
 import { deleteTipOfEdit } from '../store/media.ts';
 import { lockPlace } from '../store/places-read.ts';
-import { writePlaces } from '../store/places-write.ts';
+import { namesOf, writePlaces } from '../store/places-write.ts';
 import { putBackPlace, setDescription, takeOutPlace } from '../store/removed.ts';
 import {
   describe,
@@ -140,7 +140,7 @@ async function undo(tx: Queryable, deps: PlacesDeps, edit: EditRow, at: Date): P
       setField(record, c.field, c.from, reference);
       history.push(entry(placeId, c));
     }
-    await writePlaces(tx, [record], (chain) => reference.chains.get(chain)?.name);
+    await writePlaces(tx, [record], namesOf(reference));
     if (fieldChanges.some((c) => c.field === 'description'))
       await setDescription(tx, placeId, record.description);
   }

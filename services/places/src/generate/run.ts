@@ -5,7 +5,13 @@ import { buildChains } from '../reference/chains.ts';
 import { type City, gazetteer } from '../reference/cities.ts';
 import { ensureReferenceData } from '../reference/reference.ts';
 import { buildTaxonomy } from '../reference/taxonomy.ts';
-import { copyPlaces, PlacesCopyBuilder, vacuumAfterBulkLoad, writePlaces } from '../store/places-write.ts';
+import {
+  copyPlaces,
+  type PlaceNames,
+  PlacesCopyBuilder,
+  vacuumAfterBulkLoad,
+  writePlaces,
+} from '../store/places-write.ts';
 import { type CityPlan, generateInSpaceOrder, generatePlan } from './generator.ts';
 
 export interface GenerateOptions {
@@ -54,7 +60,11 @@ export async function generatePlaces(
     options.plan
       ? generatePlan(input, options.plan, CHUNK)
       : generateInSpaceOrder(input, options.count, CHUNK);
-  const chainName = (id: string) => chainNames.get(id);
+  const categoryPaths = new Map(taxonomy.map((c) => [c.id, c.path.map((step) => step.id)]));
+  const names: PlaceNames = {
+    chainName: (id) => chainNames.get(id),
+    categoryPath: (id) => categoryPaths.get(id),
+  };
   /** Writes the places in batches of `batchSize`, collected by `batches` and written by `write`. */
   const load = async <T>(
     target: Queryable,
@@ -94,11 +104,11 @@ export async function generatePlaces(
   const bulk = options.bulk ?? total >= BULK_LOAD;
   const written = bulk
     ? await db.transaction(async (tx) => {
-        const written = await load(tx, new PlacesCopyBuilder(chainName), copyPlaces);
+        const written = await load(tx, new PlacesCopyBuilder(names), copyPlaces);
         await tx.exec('ANALYZE places');
         return written;
       })
-    : await load(db, new RecordBatches(), (target, records) => writePlaces(target, records, chainName));
+    : await load(db, new RecordBatches(), (target, records) => writePlaces(target, records, names));
   if (bulk) await vacuumAfterBulkLoad(db);
   return { written, ms: performance.now() - started };
 }

@@ -9,7 +9,7 @@ import { hexId } from '../reference/ids.ts';
 import { ensureReferenceData } from '../reference/reference.ts';
 import { insertPhotos, insertTips } from '../store/media.ts';
 import { copyPlaces, PlacesCopyBuilder, vacuumAfterBulkLoad } from '../store/places-write.ts';
-import { upsertCategories } from '../store/reference.ts';
+import { loadCategories, upsertCategories } from '../store/reference.ts';
 import { readCsv } from './csv.ts';
 import { MEDIA_COLUMNS, mediaOfRow, type RowMedia } from './media.ts';
 import { parquetColumns, readParquet } from './parquet.ts';
@@ -165,16 +165,16 @@ export async function importPlacesFile(
   const batchSize = options.batchSize ?? 5000;
   const result: ImportResult = { format, imported: 0, bad: 0, badRows: [], categoriesAdded: 0, ms: 0 };
   const newCategories = new Map<string, Category>();
-  const { rows: existing } = await db.query<{ category_id: string }>(
-    'SELECT category_id FROM places_categories',
-  );
-  const seen = new Map<string, Category>(existing.map((r) => [r.category_id, {} as Category]));
+  const existing = await loadCategories(db);
+  const seen = new Map<string, Category>(existing.map((c) => [c.id, {} as Category]));
+  // Categories new in the file have no parent in the taxonomy: their places' tokens name them alone.
+  const paths = new Map(existing.map((c) => [c.id, c.path.map((step) => step.id)]));
 
   // One transaction (all or nothing) of COPYs, the indexes kept up to date row by row: their upkeep costs the
   // server about what building them afterwards would, and it runs while the file is read.
   await db.transaction(async (tx) => {
     // Rows are encoded for COPY as they are read (see PlacesCopyBuilder).
-    const batch = new PlacesCopyBuilder(() => undefined);
+    const batch = new PlacesCopyBuilder({ chainName: () => undefined, categoryPath: (id) => paths.get(id) });
     // Tips and photos of the batch's rows, where the file has them (import/media.ts).
     let media: RowMedia[] = [];
     let rows = 0;

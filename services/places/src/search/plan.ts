@@ -17,7 +17,10 @@ export interface SearchPlan {
   query?: string;
   /** With query: the categories and chains it names (meaning.ts). */
   meaning?: QueryMeaning;
+  /** The categories asked for and all their descendants. */
   categoryIds: string[];
+  /** The categories as the request names them (open_now asks the index for them by category-and-slot tokens). */
+  categoryRoots?: string[];
   chainIds: string[];
   excludeChainIds: string[];
   excludeAllChains: boolean;

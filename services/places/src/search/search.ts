@@ -48,6 +48,7 @@ export async function search(deps: PlacesDeps, query: SearchQueryValues): Promis
   const reference = deps.reference();
   const plan: SearchPlan = {
     categoryIds: [...new Set(params.categoryIds.flatMap((id) => reference.withDescendants(id)))],
+    categoryRoots: [...new Set(params.categoryIds)],
     chainIds: params.chainIds,
     excludeChainIds: params.excludeChainIds,
     excludeAllChains: params.excludeAllChains,

@@ -1,6 +1,6 @@
 import type { Queryable } from '@cairn/kit';
 import { chordFor } from '../data/earth.ts';
-import { openSlotToken } from '../data/open-hours.ts';
+import { categorySlotToken, openSlotToken } from '../data/open-hours.ts';
 import { circleBox, type Order, pointLiteral, rectangleBox, type SearchPlan } from '../search/plan.ts';
 import { likePattern, Params, PLACE_COLUMNS, type PlaceRow, placeColumnsFor } from './places-read.ts';
 
@@ -21,8 +21,9 @@ import { likePattern, Params, PLACE_COLUMNS, type PlaceRow, placeColumnsFor } fr
  */
 
 /**
- * The third column of places_pt_text_gist (0013): each place's category ids and the UTC slots it is open
- * (data/open-hours.ts) as one tsvector; a condition on it must spell the expression exactly so.
+ * The third column of places_pt_text_gist (0013, 0017): each place's category ids, the UTC slots it is open and
+ * its category-and-slot tokens (data/open-hours.ts) as one tsvector; a condition on it must spell the
+ * expression exactly so.
  */
 const KINDS = 'array_to_tsvector(fsq_category_ids || open_hours)';
 
@@ -168,7 +169,25 @@ function conditions(
     );
   }
   if (plan.query !== undefined) filters.push(queryMatch(p, plan, match));
-  if (plan.categoryIds.length > 0 && area.length > 0 && plan.categoryIds.every((id) => SAFE_ID.test(id))) {
+  const roots = plan.categoryRoots ?? [];
+  const openKinds =
+    plan.openNowAt !== undefined &&
+    area.length > 0 &&
+    roots.length > 0 &&
+    roots.every((id) => SAFE_ID.test(id));
+  if (openKinds) {
+    // Open now and of these kinds, inside the index in one token per category asked: a place open now is open
+    // in the current UTC slot, and carries a token of that slot for each category it is of and each ancestor
+    // of those (the exact checks of categories and hours follow).
+    const hour = plan.openNowAt!.getUTCHours();
+    area.push(
+      `${KINDS} @@ ${p.add(roots.map((id) => `'${categorySlotToken(id, hour)}'`).join(' | '))}::tsquery`,
+    );
+  } else if (
+    plan.categoryIds.length > 0 &&
+    area.length > 0 &&
+    plan.categoryIds.every((id) => SAFE_ID.test(id))
+  ) {
     // Inside the box, the index also knows each place's categories (a tsvector of its ids): the places of
     // other categories are passed over in the index, without reading their rows.
     const any = plan.categoryIds.map((id) => `'${id}'`).join(' | ');
@@ -187,7 +206,7 @@ function conditions(
   if (plan.excludeAllChains) filters.push(`fsq_chain_ids = '{}'`);
   if (plan.minPrice !== undefined) filters.push(`price >= ${p.add(plan.minPrice)}::int`);
   if (plan.maxPrice !== undefined) filters.push(`price <= ${p.add(plan.maxPrice)}::int`);
-  if (plan.openNowAt && area.length > 0) {
+  if (plan.openNowAt && area.length > 0 && !openKinds) {
     // Inside the box, the index passes over the places closed in this 3-hour slot of the UTC day (a necessary
     // condition; the exact check on each place's own zone follows).
     area.push(`${KINDS} @@ ${p.add(`'${openSlotToken(plan.openNowAt.getUTCHours())}'`)}::tsquery`);

@@ -1,8 +1,25 @@
 import { copyArrayField, copyField, type Db, type Queryable } from '@cairn/kit';
 import { earthPoint } from '../data/earth.ts';
 import { multirangeLiteral, weekIntervals } from '../data/hours.ts';
-import { openSlotTokens } from '../data/open-hours.ts';
+import { categorySlotTokens, openSlotTokens } from '../data/open-hours.ts';
 import { OS_COLUMNS, type PlaceRecord } from '../data/place-record.ts';
+import type { Reference } from '../reference/reference.ts';
+
+/** What a place's derived columns take from the reference. */
+export interface PlaceNames {
+  /** A chain's name, for the search text. */
+  chainName(id: string): string | undefined;
+  /** The ids from the top of the taxonomy down to this category, for open_hours' category tokens. */
+  categoryPath(id: string): readonly string[] | undefined;
+}
+
+/** The names a reference knows. */
+export function namesOf(reference: Reference): PlaceNames {
+  return {
+    chainName: (id) => reference.chains.get(id)?.name,
+    categoryPath: (id) => reference.categories.get(id)?.path.map((step) => step.id),
+  };
+}
 
 /**
  * The one write path for places (generator, importer, demo seed, edits): a batch is one statement over
@@ -68,16 +85,16 @@ export function searchTextOf(record: PlaceRecord, chainNames: readonly string[])
 export async function writePlaces(
   db: Queryable,
   records: readonly PlaceRecord[],
-  chainName: (id: string) => string | undefined,
+  names: PlaceNames,
 ): Promise<void> {
   if (records.length === 0) return;
-  await db.query(UPSERT, [wellFormed(JSON.stringify(placeRows(lastOfEachId(records), chainName)))]);
+  await db.query(UPSERT, [wellFormed(JSON.stringify(placeRows(lastOfEachId(records), names)))]);
 }
 
 /** A batch encoded for copyPlaces. */
 export interface PlacesCopy {
   records: readonly PlaceRecord[];
-  chainName: (id: string) => string | undefined;
+  names: PlaceNames;
   /** COPY's text format, as UTF-8. */
   data: Buffer;
 }
@@ -91,7 +108,7 @@ export class PlacesCopyBuilder {
   private lines: Buffer[] = [];
   private readonly year = new Date().getUTCFullYear();
 
-  constructor(private readonly chainName: (id: string) => string | undefined) {}
+  constructor(private readonly names: PlaceNames) {}
 
   get size(): number {
     return this.records.length;
@@ -100,12 +117,12 @@ export class PlacesCopyBuilder {
   add(record: PlaceRecord): void {
     this.records.push(record);
     // Each line to bytes on its own: half the time of encoding one joined string.
-    this.lines.push(Buffer.from(`${copyLine(record, derived(record, this.chainName, this.year))}\n`));
+    this.lines.push(Buffer.from(`${copyLine(record, derived(record, this.names, this.year))}\n`));
   }
 
   /** The places added since the last take. */
   take(): PlacesCopy {
-    const batch = { records: this.records, chainName: this.chainName, data: Buffer.concat(this.lines) };
+    const batch = { records: this.records, names: this.names, data: Buffer.concat(this.lines) };
     this.records = [];
     this.lines = [];
     return batch;
@@ -127,7 +144,7 @@ export async function copyPlaces(tx: Queryable, batch: PlacesCopy): Promise<void
   } catch (error) {
     if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
     await tx.exec('ROLLBACK TO SAVEPOINT places_copy');
-    await writePlaces(tx, batch.records, batch.chainName);
+    await writePlaces(tx, batch.records, batch.names);
   }
 }
 
@@ -151,13 +168,19 @@ function lastOfEachId(records: readonly PlaceRecord[]): readonly PlaceRecord[] {
 }
 
 /** The columns computed from a record rather than copied from it. */
-function derived(r: PlaceRecord, chainName: (id: string) => string | undefined, year: number) {
-  const chains = r.fsq_chain_ids.map(chainName).filter((n): n is string => n !== undefined);
+function derived(r: PlaceRecord, names: PlaceNames, year: number) {
+  const chains: string[] = [];
+  for (const id of r.fsq_chain_ids) {
+    const name = names.chainName(id);
+    if (name !== undefined) chains.push(name);
+  }
   const week = r.hours && r.hours.length > 0 ? weekIntervals(r.hours) : [];
+  const slots = openSlotTokens(week, r.time_zone, year);
+  const paths = r.fsq_category_ids.map((id) => names.categoryPath(id) ?? [id]);
   return {
     search_text: searchTextOf(r, chains),
     open_week: week.length > 0 ? multirangeLiteral(week) : null,
-    open_hours: openSlotTokens(week, r.time_zone, year),
+    open_hours: slots.length > 0 ? [...slots, ...categorySlotTokens(paths, slots)] : slots,
     pt: earthPoint(r.latitude, r.longitude),
   };
 }
@@ -203,12 +226,12 @@ function copyLine(r: PlaceRecord, d: ReturnType<typeof derived>): string {
   ].join('\t');
 }
 
-function placeRows(records: readonly PlaceRecord[], chainName: (id: string) => string | undefined) {
+function placeRows(records: readonly PlaceRecord[], names: PlaceNames) {
   // One object literal of one shape for every row: JSON.stringify's fast path (a spread of the record is
   // twice as slow).
   const year = new Date().getUTCFullYear();
   return records.map((r) => {
-    const d = derived(r, chainName, year);
+    const d = derived(r, names, year);
     return {
       fsq_place_id: r.fsq_place_id,
       name: r.name,
