@@ -1,4 +1,5 @@
--- Category-and-slot tokens in open_hours ("<category id>@s3", data/open-hours.ts): for each slot a place is open
+-- Category-and-slot tokens in open_hours ("<category digest>@s3", data/open-hours.ts; the digest is the first 8 hex
+-- digits of the MD5 of the category id): for each slot a place is open
 -- in, one per category of its own and per ancestor of those (places_categories' level ids, the category's path
 -- from the top, itself included). `category + open_now` asks the search index for the categories it names in
 -- the current slot, one token each, instead of the category's descendants (~200 for Restaurant) and the slot
@@ -13,7 +14,7 @@ DROP INDEX IF EXISTS places_pt_text_gist;
 
 UPDATE places p
    SET open_hours = p.open_hours || coalesce((
-         SELECT array_agg(DISTINCT k.kind || '@' || substr(s.slot, length('open_') + 1))
+         SELECT array_agg(DISTINCT left(md5(k.kind), 8) || '@' || substr(s.slot, length('open_') + 1))
            FROM (SELECT DISTINCT a.kind
                    FROM unnest(p.fsq_category_ids) AS c(id)
                    LEFT JOIN places_categories pc ON pc.category_id = c.id

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { localMinuteOfWeek, MINUTES_PER_WEEK } from './hours.ts';
 
 /**
@@ -18,7 +19,22 @@ const SLOT_MINUTES = 180;
 export const openSlotToken = (utcHour: number) => `open_s${Math.floor(utcHour / 3)}`;
 
 /**
- * The token of a category and a slot ("<category id>@s3"): a place carries it for every category of its own and
+ * A category's name in its tokens: the first 8 hex digits of the MD5 of its id, the same for every id however
+ * long (ids of one taxonomy may share a long prefix). Two categories with one digest only cost a few more rows
+ * read and found of the other category.
+ */
+function kindDigest(categoryId: string): string {
+  let digest = digests.get(categoryId);
+  if (digest === undefined) {
+    digest = createHash('md5').update(categoryId).digest('hex').slice(0, 8);
+    if (digests.size < 100_000) digests.set(categoryId, digest);
+  }
+  return digest;
+}
+const digests = new Map<string, string>();
+
+/**
+ * The token of a category and a slot ("<category digest>@s3"): a place carries it for every category of its own and
  * every ancestor of those, and each slot it is open in. `category + open_now` asks for the categories named
  * in the request in this slot: one token, held only by places of that kind open in that slot, so the search
  * index passes over every subtree without one, where the category's descendants (a Restaurant has ~200) and
@@ -26,7 +42,7 @@ export const openSlotToken = (utcHour: number) => `open_s${Math.floor(utcHour / 
  * city: every page of the circle was read to find none).
  */
 export const categorySlotToken = (categoryId: string, utcHour: number) =>
-  `${categoryId}@s${Math.floor(utcHour / 3)}`;
+  `${kindDigest(categoryId)}@s${Math.floor(utcHour / 3)}`;
 
 /**
  * The category-and-slot tokens of a place: `paths` holds, for each of its categories, the ids from the top of
@@ -39,7 +55,10 @@ export function categorySlotTokens(
   if (slots.length === 0) return [];
   const kinds = new Set(paths.flat());
   const out: string[] = [];
-  for (const kind of kinds) for (const slot of slots) out.push(`${kind}@${slot.slice('open_'.length)}`);
+  for (const kind of kinds) {
+    const digest = kindDigest(kind);
+    for (const slot of slots) out.push(`${digest}@${slot.slice('open_'.length)}`);
+  }
   return out;
 }
 
