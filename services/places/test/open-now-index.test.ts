@@ -115,13 +115,12 @@ describe('open_now decided in the index', () => {
       'SELECT fsq_place_id, open_hours FROM places ORDER BY fsq_place_id',
     );
     expect(written.rows.some((r) => r.open_hours.some((t) => t.includes('@')))).toBe(true);
-    // Back to the slot tokens alone, as before 0017; then 0017 and 0018 as they are.
+    // Back to the slot tokens alone, as before 0017; then 0017 as it is.
     await db.query(
       `UPDATE places SET open_hours = array(SELECT t FROM unnest(open_hours) t WHERE t NOT LIKE '%@%')`,
     );
     const migrations = new URL('../migrations/', import.meta.url);
-    for (const file of ['0017_category_slot_tokens.sql', '0018_search_index_rebuilt.sql'])
-      await db.exec(readFileSync(new URL(file, migrations), 'utf8'));
+    await db.exec(readFileSync(new URL('0017_category_slot_tokens.sql', migrations), 'utf8'));
     const migrated = await db.query<{ fsq_place_id: string; open_hours: string[] }>(
       'SELECT fsq_place_id, open_hours FROM places ORDER BY fsq_place_id',
     );

@@ -5,7 +5,7 @@ import type { Db } from './types.ts';
 
 /**
  * SQL migrations, the same files on both engines. Ids are "<service>/<file>" and are applied in the order
- * given (services in dependency order, files by name), each in its own transaction, exactly once.
+ * given (services in dependency order, files by name), exactly once, all of a run in one transaction.
  */
 export interface Migration {
   id: string;
