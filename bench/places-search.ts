@@ -21,6 +21,8 @@
 //      (cairn_1m, cairn_10m; PLACES_BENCH_PREFIX=h8_ names them h8_1m, h8_10m; with PLACES_BENCH_REUSE=1 kept between runs), the open loop of every size at the
 //      rate chosen for the first, and prints them side by side with the table and index sizes, the server's
 //      memory and the share of PostgreSQL block reads that missed its buffer cache.
+//      open_now is asked at the same hours for every size: each size's server starts its clock at the instant
+//      this run started (or PLACES_BENCH_AT, an ISO time), as the hour decides which places are open.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, getPriority, loadavg, setPriority, tmpdir } from 'node:os';
@@ -38,6 +40,8 @@ const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 8);
 const fixedRate = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
 const openRounds = Number(process.env.PLACES_BENCH_ROUNDS ?? 3);
+/** The instant each size's server starts its clock at (so the sizes are asked open_now at the same hours). */
+const benchAt = process.env.PLACES_BENCH_AT ?? new Date().toISOString();
 const dir = mkdtempSync(join(tmpdir(), 'cairn-places-bench-'));
 const csv = join(dir, 'places.csv');
 
@@ -61,7 +65,7 @@ function child(script: string, args: string[], env: Record<string, string>) {
     {
       // ipc: the server reports its stalls (garbage collection, event loop delay) per open-loop phase
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-      env: { ...process.env, ...env },
+      env: { ...process.env, PLACES_BENCH_AT: benchAt, ...env },
     },
   );
 }
@@ -439,7 +443,7 @@ const label = (count: number) => (count >= 1e6 ? `${count / 1e6}M` : `${count / 
 function print(m: Measured) {
   const { ready, figures, open, imported } = m;
   console.log(
-    `places search benchmark — ${ready.engine}, ${ready.count.toLocaleString('en-US')} places, ${connections} connections, ${seconds} s per scenario, ${cpus().length} cores; load average at start ${m.loadAtStart}, at the end ${m.loadAtEnd}`,
+    `places search benchmark — ${ready.engine}, ${ready.count.toLocaleString('en-US')} places, ${connections} connections, ${seconds} s per scenario, ${cpus().length} cores; load average at start ${m.loadAtStart}, at the end ${m.loadAtEnd}; the server's clock started at ${benchAt}`,
   );
   if (ready.generateMs === null || !imported) {
     console.log('generate, import: not measured (an existing database was reused: PLACES_BENCH_REUSE=1)');

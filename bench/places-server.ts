@@ -3,10 +3,12 @@
 // PLACES_BENCH_REUSE=1 (PostgreSQL): an existing benchmark database with the same count of places is served
 // as it is (generateMs null, no CSV export). PLACES_BENCH_DB names the database (default cairn_bench_places),
 // so a 10M set can live beside the 1M one. PLACES_BENCH_RATE_STORE (memory, database or redis) picks the rate
-// limit's store, to measure what the shared one costs a search.
+// limit's store, to measure what the shared one costs a search. PLACES_BENCH_AT (an ISO time) sets the server's
+// clock to that instant when it starts, running on from there: open_now is then asked at the same hours of the
+// day for every size measured, whatever the time each size's run starts.
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { createIdentity, createOrganization, createServiceKey, identityMigrations } from '@cairn/identity';
-import { createApp, createLogger, createMetrics, loadConfig, systemClock } from '@cairn/kit';
+import { type Clock, createApp, createLogger, createMetrics, loadConfig, systemClock } from '@cairn/kit';
 import { createPlaces, gazetteer, generatePlaces, placesMigrations } from '@cairn/places';
 import { BENCH_PREFIX, benchDb, exportCsv } from './places-bench-db.ts';
 import { quantile } from './report.ts';
@@ -20,10 +22,18 @@ const db = await benchDb(
   [...identityMigrations, ...placesMigrations],
   reuse,
 );
+/** The system clock, moved to start at PLACES_BENCH_AT when given. */
+function benchClock(at: string | undefined): Clock {
+  if (at === undefined) return systemClock;
+  const start = Date.parse(at);
+  if (Number.isNaN(start)) throw new Error(`PLACES_BENCH_AT: not a time: ${at}`);
+  const offset = start - Date.now();
+  return { now: () => new Date(Date.now() + offset), nowMs: () => Date.now() + offset };
+}
 const deps = {
   config,
   db,
-  clock: systemClock,
+  clock: benchClock(process.env.PLACES_BENCH_AT),
   log: createLogger('silent'),
   metrics: createMetrics({ defaultMetrics: false }),
 };
