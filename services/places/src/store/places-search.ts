@@ -1,6 +1,6 @@
 import type { Queryable } from '@cairn/kit';
 import { chordFor } from '../data/earth.ts';
-import { categorySlotToken, openNowTokens } from '../data/open-hours.ts';
+import { categorySlotToken, openSlotToken } from '../data/open-hours.ts';
 import { circleBox, type Order, pointLiteral, rectangleBox, type SearchPlan } from '../search/plan.ts';
 import { likePattern, Params, PLACE_COLUMNS, type PlaceRow, placeColumnsFor } from './places-read.ts';
 
@@ -176,13 +176,13 @@ function conditions(
     roots.length > 0 &&
     roots.every((id) => SAFE_ID.test(id));
   if (openKinds) {
-    // Open now and of these kinds, inside the index in one token per category asked and those of the half hour
-    // and the day: a place open now is open in the current UTC half hour and day, and carries a token of the
-    // 3-hour slot holding it for each category it is of and each ancestor of those (the exact checks of
-    // categories and hours follow).
-    const at = plan.openNowAt!;
-    const kinds = roots.map((id) => `'${categorySlotToken(id, at.getUTCHours())}'`).join(' | ');
-    area.push(`${KINDS} @@ ${p.add(`(${kinds}) & ${openNowQuery(at)}`)}::tsquery`);
+    // Open now and of these kinds, inside the index in one token per category asked: a place open now is open
+    // in the current UTC slot, and carries a token of that slot for each category it is of and each ancestor
+    // of those (the exact checks of categories and hours follow).
+    const hour = plan.openNowAt!.getUTCHours();
+    area.push(
+      `${KINDS} @@ ${p.add(roots.map((id) => `'${categorySlotToken(id, hour)}'`).join(' | '))}::tsquery`,
+    );
   } else if (
     plan.categoryIds.length > 0 &&
     area.length > 0 &&
@@ -207,9 +207,9 @@ function conditions(
   if (plan.minPrice !== undefined) filters.push(`price >= ${p.add(plan.minPrice)}::int`);
   if (plan.maxPrice !== undefined) filters.push(`price <= ${p.add(plan.maxPrice)}::int`);
   if (plan.openNowAt && area.length > 0 && !openKinds) {
-    // Inside the box, the index passes over the places closed in this half hour or on this day of the UTC week
-    // (a necessary condition; the exact check on each place's own zone follows).
-    area.push(`${KINDS} @@ ${p.add(openNowQuery(plan.openNowAt))}::tsquery`);
+    // Inside the box, the index passes over the places closed in this 3-hour slot of the UTC day (a necessary
+    // condition; the exact check on each place's own zone follows).
+    area.push(`${KINDS} @@ ${p.add(`'${openSlotToken(plan.openNowAt.getUTCHours())}'`)}::tsquery`);
   }
   if (plan.openAtMinute !== undefined) filters.push(`open_week @> ${p.add(plan.openAtMinute)}::int`);
   // IS TRUE: the planner's guess for multirange containment is so small that it would read the whole area
@@ -228,12 +228,6 @@ function afterCondition(
   const k = p.add(after.key);
   return `(${key.expr} ${key.dir === 'ASC' ? '>' : '<'} ${k}::float8 OR (${key.expr} = ${k}::float8 AND fsq_place_id > ${p.add(after.id)}))`;
 }
-
-/** The tsquery of openNowTokens: all of them. */
-const openNowQuery = (at: Date) =>
-  openNowTokens(at)
-    .map((token) => `'${token}'`)
-    .join(' & ');
 
 /** Ids that are tsquery lexemes as they are (dataset and generated ids all are). */
 const SAFE_ID = /^[A-Za-z0-9_-]+$/;

@@ -1,7 +1,7 @@
 import { copyArrayField, copyField, type Db, type Queryable } from '@cairn/kit';
 import { earthPoint } from '../data/earth.ts';
 import { multirangeLiteral, weekIntervals } from '../data/hours.ts';
-import { categorySlotTokens, openSlots, openTokens } from '../data/open-hours.ts';
+import { categorySlotTokens, openSlotTokens } from '../data/open-hours.ts';
 import { OS_COLUMNS, type PlaceRecord } from '../data/place-record.ts';
 import type { Reference } from '../reference/reference.ts';
 
@@ -175,17 +175,12 @@ function derived(r: PlaceRecord, names: PlaceNames, year: number) {
     if (name !== undefined) chains.push(name);
   }
   const week = r.hours && r.hours.length > 0 ? weekIntervals(r.hours) : [];
+  const slots = openSlotTokens(week, r.time_zone, year);
   const paths = r.fsq_category_ids.map((id) => names.categoryPath(id) ?? [id]);
   return {
     search_text: searchTextOf(r, chains),
     open_week: week.length > 0 ? multirangeLiteral(week) : null,
-    open_hours:
-      week.length > 0
-        ? [
-            ...openTokens(week, r.time_zone, year),
-            ...categorySlotTokens(paths, openSlots(week, r.time_zone, year)),
-          ]
-        : [],
+    open_hours: slots.length > 0 ? [...slots, ...categorySlotTokens(paths, slots)] : slots,
     pt: earthPoint(r.latitude, r.longitude),
   };
 }
