@@ -1,7 +1,8 @@
 // Where a scenario of bench/places-search.ts spends PostgreSQL's time: (c) category + open_now + ll at each of
 // the 100 most populous cities' centres, one query each (EXPLAIN ANALYZE, as the server plans it), printing the
-// execution time, the results and the blocks read, the slowest first, and the sum. Compares one database
-// against another (1M and 10M) city by city at the same instant.
+// execution time, the results and the blocks read, the slowest first, and the sum. Run it on each database
+// (1M, 10M) with the same instant to compare them city by city; the instant decides which places are open.
+// When a search reads more than one page of nearest places, the figures are those of its last query.
 //   DATABASE_URL=postgres://…/s34_1m npx tsx bench/places-cities.ts [ISO time, default now] [radius m, default 22000]
 import { openPostgres, type Queryable, type QueryOptions } from '@cairn/kit';
 import { gazetteer } from '../services/places/src/reference/cities.ts';
