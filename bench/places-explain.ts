@@ -1,19 +1,16 @@
 // Prints the plans of the benchmark's queries (EXPLAIN ANALYZE) on the benchmark's PostgreSQL database.
 // Run after bench/places-search.ts: DATABASE_URL=postgres://…/cairn_bench_places npx tsx bench/places-explain.ts
 // [a|b|c …: only these]
-import { openPostgres, type Queryable, type QueryOptions } from '@cairn/kit';
+import { openPostgres } from '@cairn/kit';
 import { gazetteer } from '../services/places/src/reference/cities.ts';
 import { loadReference } from '../services/places/src/reference/reference.ts';
 import { languagesNear, meaningOf } from '../services/places/src/search/meaning.ts';
 import type { SearchPlan } from '../services/places/src/search/plan.ts';
-import { zoneMinutes } from '../services/places/src/search/zones.ts';
 import { searchPlaces } from '../services/places/src/store/places-search.ts';
+import { explaining, openRestaurantsPlan } from './places-explaining.ts';
 
 const db = openPostgres(process.env.DATABASE_URL!);
 const reference = await loadReference(db);
-const restaurant = [...reference.categories.values()].find(
-  (c) => c.label === 'Dining and Drinking > Restaurant',
-)!;
 // PLACES_EXPLAIN_LL=lat,lng for another origin than Tokyo's centre (e.g. 40.7128,-74.006 for New York)
 const [latitude, longitude] = (process.env.PLACES_EXPLAIN_LL ?? '35.6895,139.69171').split(',').map(Number);
 const origin = { latitude: latitude!, longitude: longitude! };
@@ -37,32 +34,15 @@ const plans: Record<string, SearchPlan> = {
     meaning: meaningOf(query, reference, languagesNear(gazetteer().cities, undefined, origin)),
     order: 'relevance',
   },
-  c: {
-    ...base,
-    origin,
-    circle: { center: origin, radius: 22000 },
-    categoryIds: reference.withDescendants(restaurant.id),
-    categoryRoots: [restaurant.id],
-    openNowAt: new Date(),
-    openNowZones: zoneMinutes({ circle: { center: origin, radius: 22000 } }, new Date()),
-  },
+  c: openRestaurantsPlan(reference, origin, 22000, new Date()),
 };
 const only = process.argv.slice(2);
 for (const [name, plan] of Object.entries(plans)) {
   if (only.length > 0 && !only.includes(name)) continue;
-  const explain: Queryable = {
-    query: (async (sql: string, params?: readonly unknown[], options?: QueryOptions) => {
-      // As the server plans it: a walk without bitmap scans (QueryOptions.bitmapScans).
-      const r = await db.transaction(async (tx) => {
-        if (options?.bitmapScans === false) await tx.query('SET LOCAL enable_bitmapscan = off');
-        return tx.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
-      });
-      console.log(`--- ${name}\n${r.rows.map((x) => Object.values(x)[0]).join('\n')}`);
-      return { rows: [], rowCount: 0 };
-    }) as Queryable['query'],
-    exec: async () => {},
-    copyIn: async () => {},
-  };
+  // As the server plans it: a walk without bitmap scans (QueryOptions.bitmapScans).
+  const explain = explaining(db, 'ANALYZE, BUFFERS', (rows) =>
+    console.log(`--- ${name}\n${rows.map((x) => Object.values(x)[0]).join('\n')}`),
+  );
   await searchPlaces(explain, plan);
 }
 await db.close();
