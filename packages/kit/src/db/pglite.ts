@@ -1,4 +1,5 @@
 import { PGlite, type PGliteInterface, type PGliteOptions } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { cube } from '@electric-sql/pglite/contrib/cube';
 import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -9,7 +10,7 @@ import type { Db, Queryable, QueryResult } from './types.ts';
 const INT8_OID = 20;
 
 export const pgliteOptions: PGliteOptions = {
-  extensions: { cube, earthdistance, pg_trgm },
+  extensions: { btree_gist, cube, earthdistance, pg_trgm },
   // int8 ids fit in a JS number (< 2^53); node-postgres is configured the same way.
   parsers: { [INT8_OID]: (value: string) => Number(value) },
 };

@@ -1,6 +1,6 @@
 import type { Queryable } from '@cairn/kit';
 import { chordFor } from '../data/earth.ts';
-import { categorySlotToken, openSlotToken } from '../data/open-hours.ts';
+import { categorySlotToken, openKind, openSlotToken } from '../data/open-hours.ts';
 import { circleBox, type Order, pointLiteral, rectangleBox, type SearchPlan } from '../search/plan.ts';
 import { likePattern, Params, PLACE_COLUMNS, type PlaceRow, placeColumnsFor } from './places-read.ts';
 
@@ -147,6 +147,7 @@ function conditions(
   plan: SearchPlan,
   origin: string | undefined,
   match: MatchKind = 'all',
+  openKindsRead = false,
 ): Conditions {
   const area: string[] = [];
   const filters: string[] = [];
@@ -175,7 +176,7 @@ function conditions(
     area.length > 0 &&
     roots.length > 0 &&
     roots.every((id) => SAFE_ID.test(id));
-  if (openKinds) {
+  if (openKinds && !openKindsRead) {
     // Open now and of these kinds, inside the index in one token per category asked: a place open now is open
     // in the current UTC slot, and carries a token of that slot for each category it is of and each ancestor
     // of those (the exact checks of categories and hours follow).
@@ -417,17 +418,26 @@ async function nearestPlaces(db: Queryable, plan: SearchPlan): Promise<PlaceRow[
 async function nearestQuery(db: Queryable, plan: SearchPlan, fetch: number): Promise<PlaceRow[]> {
   const p = new Params();
   const origin = p.add(pointLiteral(plan.origin!));
-  const { area, filters } = conditions(p, plan, origin);
+  const open = openKindsWalk(p, plan, origin);
+  const { area, filters } = conditions(p, plan, origin, 'all', open !== undefined);
   if (plan.after) filters.push(afterCondition(p, { expr: 'chord', dir: 'ASC' }, plan.after));
   // Only plain columns inside the walk (computed columns would be computed for every row it reads).
   const columns = plan.fields ? placeColumnsFor(plan.fields) : PLACE_COLUMNS;
-  const sql = `SELECT ${columns}, chord, chord AS sort_key
-  FROM (SELECT *
-          FROM (SELECT places.*, (pt <-> ${origin}::cube) AS chord
+  // The walk of places_open_kinds yields ids nearest first, each place read by its key (LATERAL: one at a time,
+  // in that order); the area's exact checks and the other filters follow on the place's row.
+  const walk = open
+    ? `(SELECT place.*, open.chord
+          FROM (SELECT * FROM (${open}) open ORDER BY chord OFFSET 0) open,
+               LATERAL (SELECT * FROM places WHERE places.fsq_place_id = open.fsq_place_id) place
+         WHERE booleq(${area.join(' AND ')}, true)) walk`
+    : `(SELECT places.*, (pt <-> ${origin}::cube) AS chord
                   FROM places
                  ${where(area)}
                  ORDER BY pt <-> ${origin}::cube
-                OFFSET 0) walk
+                OFFSET 0) walk`;
+  const sql = `SELECT ${columns}, chord, chord AS sort_key
+  FROM (SELECT *
+          FROM ${walk}
          ${filters.length > 0 ? `WHERE booleq(${filters.join('\n   AND ')}, true)` : ''}
          LIMIT ${p.add(fetch)}) nearest
  ORDER BY chord, fsq_place_id`;
@@ -437,4 +447,38 @@ async function nearestQuery(db: Queryable, plan: SearchPlan, fetch: number): Pro
   // buffers and 9.5 ms against 105 and 0.9 ms).
   const { rows } = await db.query<PlaceRow>(sql, p.values, { prepare: true, bitmapScans: false });
   return rows;
+}
+
+/**
+ * `category + open_now` nearest first, for one category asked: the walks of places_open_kinds (migration 0018)
+ * outwards from the origin, merged nearest first. Its index holds each place of that kind (or of a kind below it)
+ * with the minutes of the UTC day it is open on some day, so places closed at this time of day are passed over
+ * inside the index; the rows that pass are checked exactly on their zone and week (open_week, copied there).
+ * A place's span starts within the UTC day and may run past midnight: it is open now if it holds the minute now
+ * or the minute now + 1440, one walk each (no span holds both). The distance in the span's four dimensions is
+ * the chord, the time being the same. Undefined where this does not apply.
+ */
+function openKindsWalk(p: Params, plan: SearchPlan, origin: string): string | undefined {
+  const roots = plan.categoryRoots ?? [];
+  if (plan.openNowAt === undefined || roots.length !== 1) return undefined;
+  const box = plan.circle
+    ? circleBox(plan.circle.center, plan.circle.radius)
+    : plan.rectangle
+      ? rectangleBox(plan.rectangle.ne, plan.rectangle.sw)
+      : undefined;
+  if (box === undefined) return undefined;
+  const kind = p.add(openKind(roots[0]!));
+  const area = p.add(box);
+  const local = localMinute(p, plan, p.add(plan.openNowAt.toISOString()));
+  const minute = plan.openNowAt.getUTCHours() * 60 + plan.openNowAt.getUTCMinutes();
+  const walk = (t: number) => {
+    const at = p.add(t);
+    return `(SELECT fsq_place_id, span <-> cube(${origin}::cube, ${at}::float8) AS chord
+           FROM places_open_kinds
+          WHERE kind = ${kind}::int
+            AND span && cube(${area}::cube, ${at}::float8, ${at}::float8)
+            AND (open_week @> ${local}) IS TRUE
+          ORDER BY span <-> cube(${origin}::cube, ${at}::float8))`;
+  };
+  return `${walk(minute)}\n         UNION ALL ${walk(minute + 1440)}`;
 }

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { namesOf, type PlaceRecord, writePlaces } from '../src/index.ts';
+import { haversine, localMinute, openAt, type Plain } from './brute-force.ts';
+import { bareRecord, callPlaces, nextPage, type PlacesFixture, startPlaces } from './helpers.ts';
+
+// `category + open_now` nearest first reads places_open_kinds (migration 0018), whose index knows the minutes of
+// the UTC day each place is open on some day. Here places with awkward hours (past midnight, from Sunday into
+// Monday, split days, one hour a week, day and night) in awkward zones (half- and quarter-hour offsets, daylight
+// saving time on both hemispheres, UTC+14) are asked for every 53 minutes through a week that holds a change of
+// clocks, and must be exactly those a computation of our own finds open, nearest first, ties by id. Then the
+// places are edited and removed, and the table must follow.
+let f: PlacesFixture;
+let records: PlaceRecord[];
+let root: string;
+let leaf: string;
+const HERE = { lat: 48.8566, lon: 2.3522 };
+
+type Hours = NonNullable<PlaceRecord['hours']>;
+const every = (open: string, close: string, days = [1, 2, 3, 4, 5, 6, 7]): Hours =>
+  days.map((day) => ({ day, open, close }));
+const PATTERNS: Hours[] = [
+  every('1100', '2200'),
+  [...every('1800', '0200', [5, 6]), { day: 7, open: '2000', close: '0400' }],
+  every('0000', '0000'),
+  [{ day: 7, open: '1000', close: '1100' }],
+  [...every('1200', '1400', [1, 2, 3, 4, 5, 6]), ...every('1900', '2300', [1, 2, 3, 4, 5, 6])],
+  [{ day: 1, open: '0000', close: '0100' }],
+  every('0630', '+0130', [2, 4, 6]),
+  [...every('1030', '2200', [1, 2, 3, 4, 5, 6]), { day: 7, open: '1130', close: '2200' }],
+];
+const ZONES = [
+  'Europe/Paris',
+  'America/New_York',
+  'Asia/Kolkata',
+  'Asia/Kathmandu',
+  'America/St_Johns',
+  'Australia/Lord_Howe',
+  'Pacific/Chatham',
+  'Pacific/Kiritimati',
+  null,
+];
+
+beforeAll(async () => {
+  f = await startPlaces();
+  const reference = f.places.deps.reference();
+  // A category three levels down, and the top of its path: places are of the leaf, searches ask for the top.
+  const deep = [...reference.categories.values()].find((c) => c.path.length >= 3)!;
+  leaf = deep.id;
+  root = deep.path[0]!.id;
+  records = [];
+  let i = 0;
+  for (const hours of PATTERNS)
+    for (const zone of ZONES) {
+      i++;
+      // Two places at some points (ties), the rest spread over a few kilometres.
+      const step = i % 5 === 0 ? i - 1 : i;
+      records.push({
+        ...bareRecord(`kind${String(i).padStart(3, '0')}`, `Place ${i}`, HERE.lat + step * 0.0011, HERE.lon),
+        fsq_category_ids: [i % 7 === 0 ? 'not-a-category' : leaf],
+        hours,
+        time_zone: zone,
+      });
+    }
+  await writePlaces(f.deps.db, records, namesOf(reference));
+}, 120_000);
+afterAll(async () => {
+  await f.close();
+});
+
+async function everyPage(first: string): Promise<string[]> {
+  const ids: string[] = [];
+  let url: string | undefined = first;
+  for (let pages = 0; url && pages < 100; pages++) {
+    const res = await callPlaces(f, url);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    ids.push(...res.body.results!.map((r) => r.fsq_place_id as string));
+    url = nextPage(res.headers);
+  }
+  return ids;
+}
+
+/** The places of the category open at `at`, nearest first, ties by id. */
+function expected(at: Date, places: readonly PlaceRecord[]): string[] {
+  return places
+    .filter((r) => r.fsq_category_ids.includes(leaf))
+    .filter((r) => openAt(r.hours as Plain['hours'], localMinute(at, r.time_zone)))
+    .map((r) => ({ id: r.fsq_place_id, d: haversine(HERE.lat, HERE.lon, r.latitude, r.longitude) }))
+    .sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1))
+    .map((r) => r.id);
+}
+
+const search = (limit: number) =>
+  `/places/search?ll=${HERE.lat},${HERE.lon}&radius=20000&open_now=true&fsq_category_ids=${root}&sort=DISTANCE&limit=${limit}&fields=fsq_place_id`;
+
+describe('category + open_now, nearest first, from places_open_kinds', () => {
+  it('finds exactly the places open, in order, through a week with a change of clocks', async () => {
+    // 29 October – 5 November 2025: New York leaves daylight saving time on 2 November, Lord Howe and Chatham
+    // are in theirs.
+    const start = Date.UTC(2025, 9, 29, 0, 7);
+    let compared = 0;
+    for (let at = start; at < start + 7 * 86_400_000; at += 53 * 60_000) {
+      const now = new Date(at);
+      f.clock.set(now);
+      const want = expected(now, records);
+      const found = await everyPage(search(at % 2 === 0 ? 50 : 4));
+      expect(found, now.toISOString()).toEqual(want);
+      compared += want.length;
+    }
+    expect(compared).toBeGreaterThan(1000);
+  }, 120_000);
+
+  it('follows edits, removals and restored places', async () => {
+    const db = f.deps.db;
+    const reference = f.places.deps.reference();
+    const at = new Date(Date.UTC(2025, 9, 29, 23, 30)); // a Wednesday night in Paris
+    f.clock.set(at);
+    // New hours for some, another category for others, a move for one: the same statement writes them all.
+    const edited = records.map((r, i) =>
+      i % 3 === 0
+        ? { ...r, hours: every('2300', '0100') }
+        : i % 3 === 1 && i % 2 === 0
+          ? { ...r, fsq_category_ids: ['not-a-category'] }
+          : i === 5
+            ? { ...r, latitude: r.latitude + 0.05 }
+            : r,
+    );
+    await writePlaces(db, edited, namesOf(reference));
+    expect(await everyPage(search(50))).toEqual(expected(at, edited));
+    const gone = expected(at, edited).slice(0, 3);
+    await db.query('DELETE FROM places WHERE fsq_place_id = ANY($1)', [gone]);
+    const left = edited.filter((r) => !gone.includes(r.fsq_place_id));
+    expect(await everyPage(search(50))).toEqual(expected(at, left));
+    await writePlaces(db, edited, namesOf(reference));
+    expect(await everyPage(search(50))).toEqual(expected(at, edited));
+    // What the triggers kept is what the places give, row for row.
+    const kept = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (
+         (SELECT * FROM places_open_kinds EXCEPT ALL SELECT k.* FROM places p, LATERAL places_open_kinds_of(p) k)
+         UNION ALL
+         (SELECT k.* FROM places p, LATERAL places_open_kinds_of(p) k EXCEPT ALL SELECT * FROM places_open_kinds)) d`,
+    );
+    expect(kept.rows[0]!.n).toBe(0);
+    const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM places_open_kinds');
+    expect(rows.rows[0]!.n).toBeGreaterThan(edited.length);
+  });
+});
