@@ -8,7 +8,7 @@ import { zoneMinutes } from '../services/places/src/search/zones.ts';
 
 /**
  * A Queryable on `db` that runs each query as `EXPLAIN (<options>) <query>`, as the server runs it (without
- * bitmap scans where the search asks so: QueryOptions.bitmapScans), hands the EXPLAIN rows to `onPlan`, and
+ * bitmap scans or parallel workers where the search asks so: QueryOptions.bitmapScans), hands the EXPLAIN rows to `onPlan`, and
  * answers the search with no rows.
  */
 export function explaining(
@@ -19,7 +19,10 @@ export function explaining(
   return {
     query: (async (sql: string, params?: readonly unknown[], queryOptions?: QueryOptions) => {
       const r = await db.transaction(async (tx) => {
-        if (queryOptions?.bitmapScans === false) await tx.query('SET LOCAL enable_bitmapscan = off');
+        if (queryOptions?.bitmapScans === false) {
+          await tx.query('SET LOCAL enable_bitmapscan = off');
+          await tx.query('SET LOCAL max_parallel_workers_per_gather = 0');
+        }
         return tx.query<Record<string, unknown>>(`EXPLAIN (${options}) ${sql}`, params);
       });
       onPlan(r.rows);

@@ -23,11 +23,6 @@ CREATE TABLE places_open_kinds (
   open_week int4multirange NOT NULL
 );
 
--- The kinds of a place first (btree_gist), then where and when: one kind's rows form their own subtrees.
-CREATE INDEX places_open_kinds_span ON places_open_kinds USING gist (kind, span);
--- Rows are replaced by place when hours, zone, categories or position change (an edit, an import).
-CREATE INDEX places_open_kinds_place ON places_open_kinds USING hash (fsq_place_id);
-
 -- The rows of one place: none without opening hours.
 CREATE FUNCTION places_open_kinds_of(p places) RETURNS SETOF places_open_kinds
 LANGUAGE sql STABLE AS $$
@@ -72,7 +67,8 @@ LANGUAGE sql STABLE AS $$
 $$;
 
 -- Kept by triggers on places, so that every way of writing a place (import, generation, edits, removal and
--- restoring) keeps them, one statement at a time.
+-- restoring) keeps them, one statement at a time. Created before the rows are filled in: CREATE TRIGGER holds
+-- off other sessions' writes to places until this migration commits, so none is missed in between.
 CREATE FUNCTION places_open_kinds_added() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO places_open_kinds SELECT k.* FROM added AS p, LATERAL places_open_kinds_of(p) AS k;
@@ -119,4 +115,10 @@ CREATE TRIGGER places_open_kinds_delete AFTER DELETE ON places
 CREATE TRIGGER places_open_kinds_truncate AFTER TRUNCATE ON places
   FOR EACH STATEMENT EXECUTE FUNCTION places_open_kinds_emptied();
 
+-- The rows of the places there are, then the indexes (built once rather than kept row by row).
 INSERT INTO places_open_kinds SELECT k.* FROM places AS p, LATERAL places_open_kinds_of(p) AS k;
+
+-- The kinds of a place first (btree_gist), then where and when: one kind's rows form their own subtrees.
+CREATE INDEX places_open_kinds_span ON places_open_kinds USING gist (kind, span);
+-- Rows are replaced by place when hours, zone, categories or position change (an edit, an import).
+CREATE INDEX places_open_kinds_place ON places_open_kinds USING hash (fsq_place_id);

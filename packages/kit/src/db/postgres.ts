@@ -195,7 +195,7 @@ export function openPostgres(connectionString: string, options: { max?: number; 
       walkPool = new pg.Pool({
         connectionString,
         max: Math.max(1, Math.ceil((options.max ?? 10) / 2)),
-        options: '-c enable_bitmapscan=off',
+        options: '-c enable_bitmapscan=off -c max_parallel_workers_per_gather=0',
       });
       walkPool.on('error', onIdleError);
     }

@@ -11,9 +11,11 @@ export interface QueryOptions {
    */
   prepare?: boolean;
   /**
-   * false: plan the statement without bitmap scans, for a nearest-first walk of an index under a LIMIT, which
-   * PostgreSQL's row estimates (a constant 0.001 for a point in a box) would otherwise have it read whole and
-   * sort. PostgreSQL runs it on connections opened with `enable_bitmapscan` off; PGlite (small data) and a
+   * false: plan the statement without bitmap scans or parallel workers, for a nearest-first walk of an index
+   * under a LIMIT, which PostgreSQL's row estimates (a constant 0.001 for a point in a box) would otherwise have
+   * it read whole and sort (a bitmap scan; or the walks of places_open_kinds run by parallel workers, each read
+   * to the end: 4,900 buffers for Shanghai at 10M places instead of 190). PostgreSQL runs it on connections
+   * opened with `enable_bitmapscan` off and `max_parallel_workers_per_gather` 0; PGlite (small data) and a
    * transaction's queries ignore it.
    */
   bitmapScans?: boolean;
