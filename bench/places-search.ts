@@ -305,8 +305,11 @@ const dbUrl = (name: string) => {
 
 interface Sizes {
   table: number;
+  /** places_open_kinds (migration 0018), the table that category + open_now walks. */
+  openKinds: number;
+  /** The indexes of both tables. */
   indexes: { name: string; bytes: number }[];
-  /** Block reads of places and its indexes during the scenarios: from the buffer cache, and from the OS. */
+  /** Block reads of both tables and their indexes during the scenarios: from the buffer cache, and from the OS. */
   hit: number;
   read: number;
 }
@@ -315,18 +318,21 @@ async function sizes(): Promise<Omit<Sizes, 'hit' | 'read'> & { hit: number; rea
   const client = new pg.Client({ connectionString: dbUrl(dbName) });
   await client.connect();
   try {
-    const table = await client.query<{ bytes: string }>(`SELECT pg_table_size('places') AS bytes`);
+    const table = await client.query<{ bytes: string; open_kinds: string }>(
+      `SELECT pg_table_size('places') AS bytes, coalesce(pg_table_size(to_regclass('places_open_kinds')), 0) AS open_kinds`,
+    );
     const indexes = await client.query<{ name: string; bytes: string }>(
       `SELECT indexrelname AS name, pg_relation_size(indexrelid) AS bytes FROM pg_stat_user_indexes
-        WHERE relname = 'places' ORDER BY pg_relation_size(indexrelid) DESC`,
+        WHERE relname IN ('places', 'places_open_kinds') ORDER BY relname, pg_relation_size(indexrelid) DESC`,
     );
     const io = await client.query<{ hit: string; read: string }>(
-      `SELECT coalesce(heap_blks_hit, 0) + coalesce(idx_blks_hit, 0) AS hit,
-              coalesce(heap_blks_read, 0) + coalesce(idx_blks_read, 0) AS read
-         FROM pg_statio_user_tables WHERE relname = 'places'`,
+      `SELECT sum(coalesce(heap_blks_hit, 0) + coalesce(idx_blks_hit, 0)) AS hit,
+              sum(coalesce(heap_blks_read, 0) + coalesce(idx_blks_read, 0)) AS read
+         FROM pg_statio_user_tables WHERE relname IN ('places', 'places_open_kinds')`,
     );
     return {
       table: Number(table.rows[0]!.bytes),
+      openKinds: Number(table.rows[0]!.open_kinds),
       indexes: indexes.rows.map((r) => ({ name: r.name, bytes: Number(r.bytes) })),
       hit: Number(io.rows[0]?.hit ?? 0),
       read: Number(io.rows[0]?.read ?? 0),
@@ -481,9 +487,9 @@ function print(m: Measured) {
   console.log(`server memory: ${m.memory.rss.toFixed(0)} MB resident, peak ${m.memory.peak.toFixed(0)} MB`);
   if (m.sizes) {
     const z = m.sizes;
-    const total = z.table + z.indexes.reduce((sum, x) => sum + x.bytes, 0);
+    const total = z.table + z.openKinds + z.indexes.reduce((sum, x) => sum + x.bytes, 0);
     console.log(
-      `places: table ${mb(z.table)}, indexes ${z.indexes.map((x) => `${x.name} ${mb(x.bytes)}`).join(', ')}; ${mb(total)} in all`,
+      `places: table ${mb(z.table)}, places_open_kinds ${mb(z.openKinds)}, indexes ${z.indexes.map((x) => `${x.name} ${mb(x.bytes)}`).join(', ')}; ${mb(total)} in all`,
     );
     const reads = z.hit + z.read;
     console.log(
@@ -535,6 +541,7 @@ if (measured.length > 1) {
   row('generate', (m) => (m.ready.generateMs === null ? 'reused' : s(m.ready.generateMs)));
   row('import', (m) => (m.imported ? s(m.imported.ms) : 'reused'));
   row('table', (m) => (m.sizes ? mb(m.sizes.table) : '-'));
+  row('table places_open_kinds', (m) => (m.sizes ? mb(m.sizes.openKinds) : '-'));
   for (const index of first!.sizes?.indexes ?? []) {
     row(`index ${index.name}`, (m) => mb(m.sizes?.indexes.find((x) => x.name === index.name)?.bytes ?? 0));
   }

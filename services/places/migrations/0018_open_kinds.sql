@@ -122,3 +122,6 @@ INSERT INTO places_open_kinds SELECT k.* FROM places AS p, LATERAL places_open_k
 CREATE INDEX places_open_kinds_span ON places_open_kinds USING gist (kind, span);
 -- Rows are replaced by place when hours, zone, categories or position change (an edit, an import).
 CREATE INDEX places_open_kinds_place ON places_open_kinds USING hash (fsq_place_id);
+
+-- Statistics for the planner (the walks of places-search.ts are planned on them).
+ANALYZE places_open_kinds;

@@ -105,7 +105,7 @@ export async function generatePlaces(
   const written = bulk
     ? await db.transaction(async (tx) => {
         const written = await load(tx, new PlacesCopyBuilder(names), copyPlaces);
-        await tx.exec('ANALYZE places');
+        await tx.exec('ANALYZE places, places_open_kinds');
         return written;
       })
     : await load(db, new RecordBatches(), (target, records) => writePlaces(target, records, names));

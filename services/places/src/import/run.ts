@@ -226,7 +226,7 @@ export async function importPlacesFile(
     await writing;
     await upsertCategories(tx, [...newCategories.values()], false);
     // The planner's statistics, as autovacuum would take them later.
-    if (result.imported >= BULK_IMPORT) await tx.exec('ANALYZE places');
+    if (result.imported >= BULK_IMPORT) await tx.exec('ANALYZE places, places_open_kinds');
   });
   if (result.imported >= BULK_IMPORT) await vacuumAfterBulkLoad(db);
   result.categoriesAdded = newCategories.size;

@@ -157,7 +157,7 @@ const UNIQUE_VIOLATION = '23505';
  * transaction (VACUUM can't run in one).
  */
 export async function vacuumAfterBulkLoad(db: Db): Promise<void> {
-  await db.exec('VACUUM places');
+  await db.exec('VACUUM places, places_open_kinds');
 }
 
 /** One record per place id, the last of each (a statement may not write one row twice). */
