@@ -22,6 +22,8 @@ CREATE TABLE places_open_kinds (
   time_zone text,
   open_week int4multirange NOT NULL
 );
+-- Derived data: sandbox snapshots leave it out, and the triggers rebuild it from places on a restore.
+COMMENT ON TABLE places_open_kinds IS 'derived from places by its triggers (0018)';
 
 -- The rows of one place: none without opening hours.
 CREATE FUNCTION places_open_kinds_of(p places) RETURNS SETOF places_open_kinds
@@ -102,7 +104,8 @@ END $$;
 
 CREATE FUNCTION places_open_kinds_emptied() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  TRUNCATE places_open_kinds;
+  -- DELETE, not TRUNCATE: places may be truncated in one statement with this table (a sandbox reset).
+  DELETE FROM places_open_kinds;
   RETURN NULL;
 END $$;
 
