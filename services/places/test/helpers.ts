@@ -7,6 +7,7 @@ import {
 } from '@cairn/identity';
 import { createFakeClock, type FakeClock } from '@cairn/kit';
 import { createTestDeps, serveOnLoopback, type TestDeps } from '@cairn/kit/testing';
+import { expect } from 'vitest';
 import {
   type City,
   createPlaces,
@@ -119,6 +120,19 @@ export async function callPlaces(f: PlacesFixture, pathAndQuery: string, options
 export function nextPage(headers: Headers): string | undefined {
   const link = headers.get('link');
   return link ? /^<([^>]+)>; rel="next"$/.exec(link)?.[1] : undefined;
+}
+
+/** The ids of every page of a search, following the `next` links (at most 100 pages). */
+export async function everyPage(f: PlacesFixture, first: string): Promise<string[]> {
+  const ids: string[] = [];
+  let url: string | undefined = first;
+  for (let pages = 0; url && pages < 100; pages++) {
+    const res = await callPlaces(f, url);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    ids.push(...res.body.results!.map((r) => r.fsq_place_id as string));
+    url = nextPage(res.headers);
+  }
+  return ids;
 }
 
 /** A place with an id, a name and a point, nothing else known: for tests that write their own places. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namesOf, type PlaceRecord, writePlaces } from '../src/index.ts';
 import { haversine, localMinute, openAt, type Plain } from './brute-force.ts';
-import { bareRecord, callPlaces, nextPage, type PlacesFixture, startPlaces } from './helpers.ts';
+import { bareRecord, everyPage, type PlacesFixture, startPlaces } from './helpers.ts';
 
 // `category + open_now` nearest first reads places_open_kinds (migration 0018), whose index knows the minutes of
 // the UTC day each place is open on some day. Here places with awkward hours (past midnight, from Sunday into
@@ -67,18 +67,6 @@ afterAll(async () => {
   await f.close();
 });
 
-async function everyPage(first: string): Promise<string[]> {
-  const ids: string[] = [];
-  let url: string | undefined = first;
-  for (let pages = 0; url && pages < 100; pages++) {
-    const res = await callPlaces(f, url);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    ids.push(...res.body.results!.map((r) => r.fsq_place_id as string));
-    url = nextPage(res.headers);
-  }
-  return ids;
-}
-
 /** The places of the category open at `at`, nearest first, ties by id. */
 function expected(at: Date, places: readonly PlaceRecord[]): string[] {
   return places
@@ -102,7 +90,7 @@ describe('category + open_now, nearest first, from places_open_kinds', () => {
       const now = new Date(at);
       f.clock.set(now);
       const want = expected(now, records);
-      const found = await everyPage(search(at % 2 === 0 ? 50 : 4));
+      const found = await everyPage(f, search(at % 2 === 0 ? 50 : 4));
       expect(found, now.toISOString()).toEqual(want);
       compared += want.length;
     }
@@ -125,13 +113,13 @@ describe('category + open_now, nearest first, from places_open_kinds', () => {
             : r,
     );
     await writePlaces(db, edited, namesOf(reference));
-    expect(await everyPage(search(50))).toEqual(expected(at, edited));
+    expect(await everyPage(f, search(50))).toEqual(expected(at, edited));
     const gone = expected(at, edited).slice(0, 3);
     await db.query('DELETE FROM places WHERE fsq_place_id = ANY($1)', [gone]);
     const left = edited.filter((r) => !gone.includes(r.fsq_place_id));
-    expect(await everyPage(search(50))).toEqual(expected(at, left));
+    expect(await everyPage(f, search(50))).toEqual(expected(at, left));
     await writePlaces(db, edited, namesOf(reference));
-    expect(await everyPage(search(50))).toEqual(expected(at, edited));
+    expect(await everyPage(f, search(50))).toEqual(expected(at, edited));
     // What the triggers kept is what the places give, row for row.
     const kept = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM (

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { categorySlotToken, categorySlotTokens, openSlotTokens } from '../src/data/open-hours.ts';
 import { allPlaces, haversine, localMinute, openAt, type Plain } from './brute-force.ts';
-import { callPlaces, nextPage, type PlacesFixture, startPlaces, testCities } from './helpers.ts';
+import { everyPage, type PlacesFixture, startPlaces, testCities } from './helpers.ts';
 
 // open_now is first decided inside the search index by the 3-hour UTC slots a place is open (0013, open_hours), and
 // with categories by category-and-slot tokens (0017): these searches sweep the clock through a winter and a summer
@@ -20,18 +20,6 @@ afterAll(async () => {
   await f.close();
 });
 
-async function everyPage(first: string): Promise<string[]> {
-  const ids: string[] = [];
-  let url: string | undefined = first;
-  for (let pages = 0; url && pages < 100; pages++) {
-    const res = await callPlaces(f, url);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    ids.push(...res.body.results!.map((r) => r.fsq_place_id as string));
-    url = nextPage(res.headers);
-  }
-  return ids;
-}
-
 describe('open_now decided in the index', () => {
   it('finds exactly the places open through a winter and a summer day', async () => {
     const days = [Date.UTC(2025, 0, 14), Date.UTC(2025, 6, 19)]; // a Tuesday in January, a Saturday in July
@@ -43,6 +31,7 @@ describe('open_now decided in the index', () => {
           const at = new Date(day + hour * 3_600_000 + ((hour * 13) % 60) * 60_000);
           f.clock.set(at);
           const found = await everyPage(
+            f,
             `/places/search?ll=${city.latitude},${city.longitude}&radius=4000&open_now=true&limit=50&fields=fsq_place_id`,
           );
           const expected = near.filter((p) => openAt(p.hours, localMinute(at, p.timeZone))).map((p) => p.id);
@@ -92,6 +81,7 @@ describe('open_now decided in the index', () => {
           const at = new Date(Date.UTC(2025, 0, 14) + hour * 3_600_000 + 17 * 60_000);
           f.clock.set(at);
           const found = await everyPage(
+            f,
             `/places/search?ll=${city.latitude},${city.longitude}&radius=4000&open_now=true&fsq_category_ids=${ids.join(',')}&limit=50&fields=fsq_place_id`,
           );
           const expected = places
