@@ -151,15 +151,15 @@ function conditions(
 ): Conditions {
   const area: string[] = [];
   const filters: string[] = [];
+  const box = areaBox(plan);
+  if (box !== undefined) area.push(`pt <@ ${p.add(box)}::cube`);
   if (plan.circle) {
     const center =
       plan.origin && plan.circle.center === plan.origin ? origin! : p.add(pointLiteral(plan.circle.center));
-    area.push(`pt <@ ${p.add(circleBox(plan.circle.center, plan.circle.radius))}::cube`);
     area.push(`(pt <-> ${center}::cube) <= ${p.add(chordFor(plan.circle.radius))}::float8`);
   }
   if (plan.rectangle) {
     const { ne, sw } = plan.rectangle;
-    area.push(`pt <@ ${p.add(rectangleBox(ne, sw))}::cube`);
     area.push(`latitude BETWEEN ${p.add(sw.latitude)}::float8 AND ${p.add(ne.latitude)}::float8`);
     const west = p.add(sw.longitude);
     const east = p.add(ne.longitude);
@@ -171,12 +171,12 @@ function conditions(
   }
   if (plan.query !== undefined) filters.push(queryMatch(p, plan, match));
   const roots = plan.categoryRoots ?? [];
+  // The conditions on the search tokens (KINDS) are for places' own GiST index: after the walk of
+  // places_open_kinds they would only be computed row by row, the exact checks deciding anyway.
+  const tokens = area.length > 0 && !openKindsRead;
   const openKinds =
-    plan.openNowAt !== undefined &&
-    area.length > 0 &&
-    roots.length > 0 &&
-    roots.every((id) => SAFE_ID.test(id));
-  if (openKinds && !openKindsRead) {
+    tokens && plan.openNowAt !== undefined && roots.length > 0 && roots.every((id) => SAFE_ID.test(id));
+  if (openKinds) {
     // Open now and of these kinds, inside the index in one token per category asked: a place open now is open
     // in the current UTC slot, and carries a token of that slot for each category it is of and each ancestor
     // of those (the exact checks of categories and hours follow).
@@ -184,11 +184,7 @@ function conditions(
     area.push(
       `${KINDS} @@ ${p.add(roots.map((id) => `'${categorySlotToken(id, hour)}'`).join(' | '))}::tsquery`,
     );
-  } else if (
-    plan.categoryIds.length > 0 &&
-    area.length > 0 &&
-    plan.categoryIds.every((id) => SAFE_ID.test(id))
-  ) {
+  } else if (tokens && plan.categoryIds.length > 0 && plan.categoryIds.every((id) => SAFE_ID.test(id))) {
     // Inside the box, the index also knows each place's categories (a tsvector of its ids): the places of
     // other categories are passed over in the index, without reading their rows.
     const any = plan.categoryIds.map((id) => `'${id}'`).join(' | ');
@@ -207,7 +203,7 @@ function conditions(
   if (plan.excludeAllChains) filters.push(`fsq_chain_ids = '{}'`);
   if (plan.minPrice !== undefined) filters.push(`price >= ${p.add(plan.minPrice)}::int`);
   if (plan.maxPrice !== undefined) filters.push(`price <= ${p.add(plan.maxPrice)}::int`);
-  if (plan.openNowAt && area.length > 0 && !openKinds) {
+  if (tokens && plan.openNowAt && !openKinds) {
     // Inside the box, the index passes over the places closed in this 3-hour slot of the UTC day (a necessary
     // condition; the exact check on each place's own zone follows).
     area.push(`${KINDS} @@ ${p.add(`'${openSlotToken(plan.openNowAt.getUTCHours())}'`)}::tsquery`);
@@ -218,6 +214,13 @@ function conditions(
   if (plan.openNowAt)
     filters.push(`(open_week @> ${localMinute(p, plan, p.add(plan.openNowAt.toISOString()))}) IS TRUE`);
   return { area, filters };
+}
+
+/** The box around the search's area (the circle's or the rectangle's), for the GiST indexes; none without one. */
+function areaBox(plan: SearchPlan): string | undefined {
+  if (plan.circle) return circleBox(plan.circle.center, plan.circle.radius);
+  if (plan.rectangle) return rectangleBox(plan.rectangle.ne, plan.rectangle.sw);
+  return undefined;
 }
 
 /** The rows after a page's last one in the order `key`, ties by id (the cursor's key and id). */
@@ -460,13 +463,8 @@ async function nearestQuery(db: Queryable, plan: SearchPlan, fetch: number): Pro
  */
 function openKindsWalk(p: Params, plan: SearchPlan, origin: string): string | undefined {
   const roots = plan.categoryRoots ?? [];
-  if (plan.openNowAt === undefined || roots.length !== 1) return undefined;
-  const box = plan.circle
-    ? circleBox(plan.circle.center, plan.circle.radius)
-    : plan.rectangle
-      ? rectangleBox(plan.rectangle.ne, plan.rectangle.sw)
-      : undefined;
-  if (box === undefined) return undefined;
+  const box = areaBox(plan);
+  if (plan.openNowAt === undefined || roots.length !== 1 || box === undefined) return undefined;
   const kind = p.add(openKind(roots[0]!));
   const area = p.add(box);
   const local = localMinute(p, plan, p.add(plan.openNowAt.toISOString()));
