@@ -108,3 +108,38 @@ export function openSlotTokens(
   }
   return [...slots].sort((a, b) => a - b).map((k) => `open_s${k}`);
 }
+
+/**
+ * The span of a place's rows in places_open_kinds (migration 0018), as its places_open_kinds_of computes it: the
+ * minutes of the UTC day during which the place is open on some day of the week, [start, stop] with start in
+ * [0, 1440) and stop possibly past midnight, or [0, 1439] when that covers the whole day. `intervals` as
+ * weekIntervals gives them (sorted, merged); an interval from Sunday into Monday is stored as two, [0, …) first
+ * and (…, 10080) last, joined here. Undefined without hours. The bulk writers compute it here rather than by
+ * that function on the server (places-write.ts: copyPlaces); the tests compare both, row for row.
+ */
+export function openKindSpan(
+  intervals: readonly (readonly [number, number])[],
+  zone: string | null,
+  year: number,
+): [number, number] | undefined {
+  const n = intervals.length;
+  if (n === 0) return undefined;
+  const [firstStart, firstEnd] = intervals[0]!;
+  const wraps = firstStart === 0 && intervals[n - 1]![1] === MINUTES_PER_WEEK;
+  let hullStart = Number.POSITIVE_INFINITY;
+  let hullEnd = Number.NEGATIVE_INFINITY;
+  for (let i = n > 1 && wraps ? 1 : 0; i < n; i++) {
+    const [start, end] = intervals[i]!;
+    const from = start % 1440;
+    const to = from + end - start + (i === n - 1 && wraps ? firstEnd : 0);
+    hullStart = Math.min(hullStart, from);
+    hullEnd = Math.max(hullEnd, to);
+  }
+  const zoneOffsets = offsets(zone, year);
+  const first = hullStart - Math.max(...zoneOffsets);
+  const past = hullEnd - Math.min(...zoneOffsets);
+  if (past - first >= 1440) return [0, 1439];
+  const start = ((first % 1440) + 1440) % 1440;
+  return [start, start + past - first - 1];
+}
+

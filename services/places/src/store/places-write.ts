@@ -1,7 +1,7 @@
 import { copyArrayField, copyField, type Db, type Queryable } from '@cairn/kit';
 import { earthPoint } from '../data/earth.ts';
 import { multirangeLiteral, weekIntervals } from '../data/hours.ts';
-import { categorySlotTokens, openSlotTokens } from '../data/open-hours.ts';
+import { categorySlotTokens, openKind, openKindSpan, openSlotTokens } from '../data/open-hours.ts';
 import { OS_COLUMNS, type PlaceRecord } from '../data/place-record.ts';
 import type { Reference } from '../reference/reference.ts';
 
@@ -97,7 +97,11 @@ export interface PlacesCopy {
   names: PlaceNames;
   /** COPY's text format, as UTF-8. */
   data: Buffer;
+  /** The places' rows of places_open_kinds, likewise. */
+  openKinds: Buffer;
 }
+
+const OPEN_KINDS_COLUMNS = ['fsq_place_id', 'kind', 'span', 'time_zone', 'open_week'] as const;
 
 /**
  * Places encoded for copyPlaces as they come, a line a record (encoding them between reads rather than a whole
@@ -106,6 +110,7 @@ export interface PlacesCopy {
 export class PlacesCopyBuilder {
   private records: PlaceRecord[] = [];
   private lines: Buffer[] = [];
+  private openKindLines: Buffer[] = [];
   private readonly year = new Date().getUTCFullYear();
 
   constructor(private readonly names: PlaceNames) {}
@@ -116,17 +121,41 @@ export class PlacesCopyBuilder {
 
   add(record: PlaceRecord): void {
     this.records.push(record);
+    const d = derived(record, this.names, this.year);
     // Each line to bytes on its own: half the time of encoding one joined string.
-    this.lines.push(Buffer.from(`${copyLine(record, derived(record, this.names, this.year))}\n`));
+    this.lines.push(Buffer.from(`${copyLine(record, d)}\n`));
+    const kinds = openKindLines(record, d, this.year);
+    if (kinds) this.openKindLines.push(Buffer.from(kinds));
   }
 
   /** The places added since the last take. */
   take(): PlacesCopy {
-    const batch = { records: this.records, names: this.names, data: Buffer.concat(this.lines) };
+    const batch = {
+      records: this.records,
+      names: this.names,
+      data: Buffer.concat(this.lines),
+      openKinds: Buffer.concat(this.openKindLines),
+    };
     this.records = [];
     this.lines = [];
+    this.openKindLines = [];
     return batch;
   }
+}
+
+/**
+ * A place's rows of places_open_kinds in COPY's text format, as places_open_kinds_of (migration 0018) gives them:
+ * one per kind (its categories and their ancestors), none without opening hours.
+ */
+function openKindLines(r: PlaceRecord, d: ReturnType<typeof derived>, year: number): string | undefined {
+  const span = d.week.length > 0 ? openKindSpan(d.week, r.time_zone, year) : undefined;
+  if (span === undefined) return undefined;
+  const [x, y, z] = d.pt;
+  const rest = `\t(${x}, ${y}, ${z}, ${span[0]}),(${x}, ${y}, ${z}, ${span[1]})\t${copyField(r.time_zone)}\t${copyField(d.open_week)}\n`;
+  const id = copyField(r.fsq_place_id);
+  let lines = '';
+  for (const kind of new Set(d.paths.flat())) lines += `${id}\t${openKind(kind)}${rest}`;
+  return lines;
 }
 
 /**
@@ -137,10 +166,13 @@ export class PlacesCopyBuilder {
  */
 export async function copyPlaces(tx: Queryable, batch: PlacesCopy): Promise<void> {
   if (batch.records.length === 0) return;
-  await tx.exec('SAVEPOINT places_copy');
+  // The batch's rows of places_open_kinds are copied too, computed here: the insert trigger of places, which would
+  // compute them on the server one place at a time, stands aside while the setting says so (migration 0018).
+  await tx.exec(`SAVEPOINT places_copy; SET LOCAL ${OPEN_KINDS_BY} = 'copy'`);
   try {
     await tx.copyIn('places', COLUMNS, batch.data);
-    await tx.exec('RELEASE SAVEPOINT places_copy');
+    if (batch.openKinds.length > 0) await tx.copyIn('places_open_kinds', OPEN_KINDS_COLUMNS, batch.openKinds);
+    await tx.exec(`SET LOCAL ${OPEN_KINDS_BY} = ''; RELEASE SAVEPOINT places_copy`);
   } catch (error) {
     if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
     await tx.exec('ROLLBACK TO SAVEPOINT places_copy');
@@ -149,6 +181,9 @@ export async function copyPlaces(tx: Queryable, batch: PlacesCopy): Promise<void
 }
 
 const UNIQUE_VIOLATION = '23505';
+
+/** The setting with which copyPlaces writes places_open_kinds itself (rolled back with its savepoint). */
+const OPEN_KINDS_BY = 'cairn.places_open_kinds_by';
 
 /**
  * After a bulk load has committed: VACUUM the table now (1–2 s for a million places), so its new rows' hint
@@ -178,6 +213,8 @@ function derived(r: PlaceRecord, names: PlaceNames, year: number) {
   const slots = openSlotTokens(week, r.time_zone, year);
   const paths = r.fsq_category_ids.map((id) => names.categoryPath(id) ?? [id]);
   return {
+    week,
+    paths,
     search_text: searchTextOf(r, chains),
     open_week: week.length > 0 ? multirangeLiteral(week) : null,
     open_hours: slots.length > 0 ? [...slots, ...categorySlotTokens(paths, slots)] : slots,
