@@ -142,4 +142,3 @@ export function openKindSpan(
   const start = ((first % 1440) + 1440) % 1440;
   return [start, start + past - first - 1];
 }
-
