@@ -35,9 +35,10 @@ const bench = {
   migrations: [],
   plugin: async (app: import('fastify').FastifyInstance) => {
     app.get('/bench/open', async () => ({ ok: true }));
+    // The same answer as the open route, byte for byte: the difference measured is the check, not a longer body.
     app.get('/bench/authenticated', async (request) => {
       const auth = await identity.resolveBearer(bearerToken(request));
-      return { ok: true, org: auth.organizationId };
+      return { ok: auth.organizationId !== '' };
     });
   },
 };

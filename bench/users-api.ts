@@ -5,7 +5,7 @@
 // requests served: CPU µs per request holds still on a loaded machine where req/s do not, so the bearer
 // check's cost is also given as the extra CPU per request over the open route's (paired per round).
 // Run: npx tsx bench/users-api.ts [seconds per run, default 8] [rounds, default 5] (DATABASE_URL=… for PostgreSQL)
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,14 @@ const server = spawn(
     env: process.env,
   },
 );
+// The server on a core of its own and this process (the load generator) on the others, where taskset is
+// there: the two otherwise trade cores with each other and everything else, and a pair of runs differed by
+// more than the check costs (2–13% between three runs of 11 rounds on 29 November).
+const pinned =
+  cpus().length >= 2 &&
+  server.pid !== undefined &&
+  spawnSync('taskset', ['-a', '-p', '-c', String(cpus().length - 1), String(server.pid)]).status === 0 &&
+  spawnSync('taskset', ['-a', '-p', '-c', `0-${cpus().length - 2}`, String(process.pid)]).status === 0;
 const { port, key } = await new Promise<{ port: number; key: string }>((resolve, reject) => {
   let out = '';
   server.stdout.on('data', (c: Buffer) => {
@@ -77,10 +85,14 @@ const samples: Record<keyof typeof targets, Awaited<ReturnType<typeof run>>[]> =
 };
 
 await run(targets.authenticated); // warm-up: JIT and the key cache
+// The pairs first, in alternating order (open first in even rounds, the check first in odd ones), so that a
+// drift of the machine within a round counts against each side alike; the creates after them, since each
+// leaves work behind (new rows, garbage) that the run after it would pay for.
 for (let round = 0; round < rounds; round++) {
-  for (const name of Object.keys(targets) as (keyof typeof targets)[])
-    samples[name].push(await run(targets[name]));
+  const pair = round % 2 === 0 ? (['open', 'authenticated'] as const) : (['authenticated', 'open'] as const);
+  for (const name of pair) samples[name].push(await run(targets[name]));
 }
+for (let round = 0; round < rounds; round++) samples.create.push(await run(targets.create));
 server.kill('SIGTERM');
 
 const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
@@ -90,7 +102,9 @@ console.log(
     .map((l) => l.toFixed(2))
     .join(' ')}`,
 );
-console.log(`users API benchmark on ${engine}: ${rounds} rounds × ${seconds}s, 32 connections, medians`);
+console.log(
+  `users API benchmark on ${engine}: ${rounds} rounds × ${seconds}s, 32 connections, medians${pinned ? '; the server pinned to a core of its own' : ''}`,
+);
 for (const [name, list] of Object.entries(samples)) {
   console.log(
     `  ${name.padEnd(14)} ${median(list.map((s) => s.rps))
@@ -102,7 +116,8 @@ for (const [name, list] of Object.entries(samples)) {
       )} µs/req   p50 ${median(list.map((s) => s.p50))} ms   p99 ${median(list.map((s) => s.p99))} ms`,
   );
 }
-// Paired per round (the two runs are back to back), so machine noise between rounds cancels out.
+// Paired per round (the two runs are back to back, in alternating order), so machine noise between rounds
+// cancels out.
 const ratios = samples.authenticated.map((s, i) => s.rps / samples.open[i]!.rps);
 const ratio = median(ratios);
 console.log(
