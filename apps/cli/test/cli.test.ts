@@ -125,6 +125,7 @@ describe('the cairn command', () => {
   });
 
   it("a command's standard output is its answer: start-up warnings go to standard error", async () => {
+    // A fresh database first (on the embedded pass, `cairn migrate` in a child process), as long as below.
     const { env, drop } = await storage();
     onTestFinished(drop);
     // Without the CRS, opening the services warns that the OWASP rulesets answer 503.
@@ -132,7 +133,7 @@ describe('the cairn command', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).toBeInstanceOf(Array);
     expect(res.stderr).toContain('The OWASP Core Rule Set is missing');
-  });
+  }, 300_000);
 
   it('creates organizations and keys, lists keys without secrets, and revokes them', async () => {
     const { env, drop } = await storage();
