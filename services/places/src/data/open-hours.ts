@@ -52,6 +52,13 @@ export const categorySlotToken = (categoryId: string, utcHour: number) =>
 export const openKind = (categoryId: string) => Number.parseInt(kindDigest(categoryId), 16) | 0;
 
 /**
+ * A place's kinds: each of its categories and every ancestor of those, once. `paths` holds, for each of its
+ * categories, the ids from the top of the taxonomy down to it. Its category-and-slot tokens and its rows of
+ * places_open_kinds are both by kind.
+ */
+export const placeKinds = (paths: readonly (readonly string[])[]): Set<string> => new Set(paths.flat());
+
+/**
  * The category-and-slot tokens of a place: `paths` holds, for each of its categories, the ids from the top of
  * the taxonomy down to it; `slots` its slot tokens (openSlotTokens). The same as migration 0017 computes.
  */
@@ -60,9 +67,8 @@ export function categorySlotTokens(
   slots: readonly string[],
 ): string[] {
   if (slots.length === 0) return [];
-  const kinds = new Set(paths.flat());
   const out: string[] = [];
-  for (const kind of kinds) {
+  for (const kind of placeKinds(paths)) {
     const digest = kindDigest(kind);
     for (const slot of slots) out.push(`${digest}@${slot.slice('open_'.length)}`);
   }

@@ -1,7 +1,13 @@
 import { copyArrayField, copyField, type Db, type Queryable } from '@cairn/kit';
 import { earthPoint } from '../data/earth.ts';
 import { multirangeLiteral, weekIntervals } from '../data/hours.ts';
-import { categorySlotTokens, openKind, openKindSpan, openSlotTokens } from '../data/open-hours.ts';
+import {
+  categorySlotTokens,
+  openKind,
+  openKindSpan,
+  openSlotTokens,
+  placeKinds,
+} from '../data/open-hours.ts';
 import { OS_COLUMNS, type PlaceRecord } from '../data/place-record.ts';
 import type { Reference } from '../reference/reference.ts';
 
@@ -148,13 +154,13 @@ export class PlacesCopyBuilder {
  * one per kind (its categories and their ancestors), none without opening hours.
  */
 function openKindLines(r: PlaceRecord, d: ReturnType<typeof derived>, year: number): string | undefined {
-  const span = d.week.length > 0 ? openKindSpan(d.week, r.time_zone, year) : undefined;
+  const span = openKindSpan(d.week, r.time_zone, year);
   if (span === undefined) return undefined;
   const [x, y, z] = d.pt;
   const rest = `\t(${x}, ${y}, ${z}, ${span[0]}),(${x}, ${y}, ${z}, ${span[1]})\t${copyField(r.time_zone)}\t${copyField(d.open_week)}\n`;
   const id = copyField(r.fsq_place_id);
   let lines = '';
-  for (const kind of new Set(d.paths.flat())) lines += `${id}\t${openKind(kind)}${rest}`;
+  for (const kind of placeKinds(d.paths)) lines += `${id}\t${openKind(kind)}${rest}`;
   return lines;
 }
 
