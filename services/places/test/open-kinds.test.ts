@@ -130,9 +130,17 @@ describe('category + open_now, nearest first, from places_open_kinds', () => {
   it('copies, on the bulk path, the rows the server computes, and follows a batch rewritten by the upsert', async () => {
     const db = f.deps.db;
     const names = namesOf(f.places.deps.reference());
+    // A place whose id holds what COPY's text format must escape (tab, newline, backslash, a COPY end marker)
+    // and characters outside ASCII: its rows must arrive as the server computes them, under that id.
+    const awkward: PlaceRecord = {
+      ...bareRecord('odd\tid\n\\.\\N é 東京', 'Awkward', HERE.lat + 0.2, HERE.lon),
+      fsq_category_ids: ['not-a-category'],
+      hours: every('0900', '1700'),
+      time_zone: 'Asia/Kathmandu',
+    };
     const copy = async () => {
       const builder = new PlacesCopyBuilder(names);
-      for (const r of records) builder.add(r);
+      for (const r of [...records, awkward]) builder.add(r);
       await db.transaction((tx) => copyPlaces(tx, builder.take()));
     };
     await db.exec('DELETE FROM places');
@@ -140,6 +148,11 @@ describe('category + open_now, nearest first, from places_open_kinds', () => {
     expect(await differences()).toBe(0);
     const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM places_open_kinds');
     expect(rows.rows[0]!.n).toBeGreaterThan(records.length);
+    const odd = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM places_open_kinds WHERE fsq_place_id = $1',
+      [awkward.fsq_place_id],
+    );
+    expect(odd.rows[0]!.n).toBe(1);
     // Again: the COPY meets the places, and the batch is written by the upsert (the triggers' way) instead.
     await copy();
     expect(await differences()).toBe(0);
