@@ -33,7 +33,7 @@ const deps = {
 };
 const identity = createIdentity(deps);
 const places = createPlaces(deps, {
-  resolveBearer: identity.resolveBearer,
+  authenticate: identity.authenticate,
   config: { rateLimit: 10_000_000, rateBurst: 10_000_000, demoCount: 0 },
 });
 await identity.start();

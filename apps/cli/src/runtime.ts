@@ -38,7 +38,7 @@ export interface Services {
 /** The composition root: the one place where services meet (tests compose them on a test database too). */
 export function composeServices(deps: AppDeps, env: NodeJS.ProcessEnv = process.env): Services {
   const identity = createIdentity(deps);
-  const places = createPlaces(deps, { resolveBearer: identity.resolveBearer, config: loadPlacesConfig(env) });
+  const places = createPlaces(deps, { authenticate: identity.authenticate, config: loadPlacesConfig(env) });
   const placemakers = createPlacemakers(
     identity.deps,
     placesBackend(places),

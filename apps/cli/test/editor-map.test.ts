@@ -176,7 +176,7 @@ beforeAll(async () => {
   await identity.start();
   closers.unshift(() => identity.stop());
   const places = createPlaces(deps, {
-    resolveBearer: identity.resolveBearer,
+    authenticate: identity.authenticate,
     config: { ...DEFAULT_PLACES_CONFIG, rateLimit: 10_000, rateBurst: 10_000, demoCount: 0 },
   });
   await places.start();

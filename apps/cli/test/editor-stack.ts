@@ -37,7 +37,7 @@ export async function startEditorStack(count = 120): Promise<EditorStack> {
   const identity = createIdentity(deps);
   await identity.start();
   const places = createPlaces(deps, {
-    resolveBearer: identity.resolveBearer,
+    authenticate: identity.authenticate,
     config: { ...DEFAULT_PLACES_CONFIG, rateLimit: 10_000, rateBurst: 10_000, demoCount: 0 },
   });
   await places.start();

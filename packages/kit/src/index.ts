@@ -1,9 +1,13 @@
 export { type App, type AppDeps, createApp, type ServiceModule } from './app.ts';
 export {
   type AuthContext,
+  type AuthenticateHook,
+  authenticate,
   bearerToken,
+  bearerTokenOf,
   bearerUnauthorized,
   type CredentialKind,
+  type ResolveAuthorization,
   type ResolveBearer,
 } from './auth.ts';
 export { type Clock, createFakeClock, type FakeClock, systemClock } from './clock.ts';

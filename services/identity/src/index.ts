@@ -1,4 +1,11 @@
-import { type AppDeps, acceptFormBodies, type ResolveBearer, type ServiceModule } from '@cairn/kit';
+import {
+  type AppDeps,
+  type AuthenticateHook,
+  acceptFormBodies,
+  authenticate,
+  type ResolveBearer,
+  type ServiceModule,
+} from '@cairn/kit';
 import cookie from '@fastify/cookie';
 import { type BearerResolver, createBearerResolver } from './auth/resolve-bearer.ts';
 import { consoleRoutes } from './console/routes.ts';
@@ -44,8 +51,10 @@ export type { Organization } from './store/organizations.ts';
 export interface Identity {
   module: ServiceModule;
   deps: IdentityDeps;
-  /** The one function other services use: bearer credential → auth context (401 CairnError otherwise). */
+  /** Bearer credential → auth context (401 CairnError otherwise). */
   resolveBearer: ResolveBearer;
+  /** The onRequest hook every bearer-protected API installs: sets request.auth from the Authorization header. */
+  authenticate: AuthenticateHook;
   resolver: BearerResolver;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -55,11 +64,13 @@ export function createIdentity(app: Pick<AppDeps, 'db' | 'clock' | 'config'>): I
   const resolver = createBearerResolver(app.db, app.clock, { ttlMs: app.config.authCacheTtlMs });
   const deps: IdentityDeps = { db: app.db, clock: app.clock, resolver };
   const resolveBearer: ResolveBearer = (token) => resolver.resolve(token);
+  const authenticateHook = authenticate((header) => resolver.resolveAuthorization(header));
   const issuer = app.config.publicUrl;
   return {
     deps,
     resolver,
     resolveBearer,
+    authenticate: authenticateHook,
     module: {
       name: 'identity',
       title: 'Users API, OAuth 2.0 authorization server, accounts and developer console',
@@ -67,7 +78,7 @@ export function createIdentity(app: Pick<AppDeps, 'db' | 'clock' | 'config'>): I
       plugin: async (app) => {
         await app.register(cookie);
         acceptFormBodies(app);
-        await app.register(usersApiRoutes(deps, resolveBearer));
+        await app.register(usersApiRoutes(deps, authenticateHook));
         await app.register(oauthRoutes(deps, issuer));
         await app.register(accountRoutes(deps, issuer));
         await app.register(consoleRoutes(deps, issuer));

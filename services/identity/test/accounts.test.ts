@@ -206,7 +206,7 @@ describe('the developer console', () => {
     });
     expect(created.status).toBe(200);
     const key = /data-secret="Service key">(svk_[A-Za-z0-9_-]{43})</.exec(created.text)![1]!;
-    await expect(f.identity.resolveBearer(key)).resolves.toMatchObject({
+    expect(await f.identity.resolveBearer(key)).toMatchObject({
       kind: 'service_key',
       organizationId: f.orgId,
     });

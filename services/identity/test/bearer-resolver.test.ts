@@ -79,4 +79,52 @@ describe('the bearer resolver', () => {
     }
     expect(queries()).toBe(0);
   });
+
+  it('answers a credential it knows at once, from the header as sent or the token, until it is revoked', async () => {
+    const { key, secret } = await createServiceKey(f.identity.deps, { organizationId: f.orgId });
+    const { db, queries } = countingDb();
+    const resolver = createBearerResolver(db, f.clock, { ttlMs: 60_000 });
+    const first = resolver.resolveAuthorization(`Bearer ${secret}`);
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toMatchObject({ organizationId: f.orgId, credentialId: key.id });
+    // Known now: a plain answer, no promise, for the header in any accepted form and for the token.
+    for (const header of [`Bearer ${secret}`, `bearer   ${secret}  `, `BEARER ${secret}`]) {
+      const known = resolver.resolveAuthorization(header);
+      expect(known).not.toBeInstanceOf(Promise);
+      expect(known).toMatchObject({ organizationId: f.orgId, credentialId: key.id });
+    }
+    expect(resolver.resolve(secret)).not.toBeInstanceOf(Promise);
+    expect(queries()).toBe(1);
+    const hash = await revokeServiceKeyRow(f.deps.db, key.id, f.clock.now());
+    resolver.forget([hash!]);
+    for (const header of [`Bearer ${secret}`, `bearer   ${secret}  `]) {
+      await expect(resolver.resolveAuthorization(header)).rejects.toThrow(/revoked/);
+    }
+    await expect(resolver.resolve(secret)).rejects.toThrow(/revoked/);
+    expect(queries()).toBe(2);
+  });
+
+  it('throws the 401 that says what is wrong with a malformed header, without a query', () => {
+    const { db, queries } = countingDb();
+    const resolver = createBearerResolver(db, f.clock, { ttlMs: 1000 });
+    for (const [header, message, code] of [
+      [undefined, /Missing Authorization header/, undefined],
+      ['', /Missing Authorization header/, undefined],
+      ['Bearer ', /no credential after "Bearer"/, 'invalid_request'],
+      [`Bearer ${f.serviceKey} extra`, /Malformed Authorization header/, 'invalid_request'],
+      [`Basic ${f.serviceKey}`, /Malformed Authorization header/, 'invalid_request'],
+      [`Bearer\t${f.serviceKey}`, /Malformed Authorization header/, 'invalid_request'],
+    ] as const) {
+      let thrown: unknown;
+      try {
+        resolver.resolveAuthorization(header);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, String(header)).toMatchObject({ status: 401, message: expect.stringMatching(message) });
+      const challenge = (thrown as { headers?: Record<string, string> }).headers?.['www-authenticate'];
+      expect(challenge).toBe(code ? `Bearer realm="cairn", error="${code}"` : 'Bearer realm="cairn"');
+    }
+    expect(queries()).toBe(0);
+  });
 });

@@ -81,7 +81,7 @@ describe.skipIf(!testDatabaseUrl())('revocation across processes sharing Postgre
     const deadline = Date.now() + 5_000;
     while (
       Date.now() < deadline &&
-      (await f.identity.resolveBearer(oldToken).then(
+      (await Promise.resolve(f.identity.resolveBearer(oldToken)).then(
         () => true,
         () => false,
       ))

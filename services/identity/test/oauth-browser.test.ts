@@ -133,7 +133,7 @@ describe('a real OAuth client and a real browser', () => {
     expect(await page.textContent('#done')).toBe('Connected to Cairn (token type bearer)');
     expect(app.result.accessToken).toMatch(/^at_/);
     expect(app.result.sessionStatus).toBe(200);
-    await expect(f.identity.resolveBearer(app.result.accessToken!)).resolves.toMatchObject({
+    expect(await f.identity.resolveBearer(app.result.accessToken!)).toMatchObject({
       kind: 'oauth_user',
     });
 

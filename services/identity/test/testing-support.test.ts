@@ -17,7 +17,7 @@ describe('connectThirdPartyUser (test support for other services)', () => {
       placemaker: true,
     });
     expect(connected.accessToken).toMatch(/^at_/);
-    await expect(f.identity.resolveBearer(connected.accessToken)).resolves.toMatchObject({
+    expect(await f.identity.resolveBearer(connected.accessToken)).toMatchObject({
       kind: 'oauth_user',
       organizationId: f.orgId,
       appId: connected.appId,

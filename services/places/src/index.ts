@@ -1,4 +1,4 @@
-import type { AppDeps, ResolveBearer, ServiceModule } from '@cairn/kit';
+import type { AppDeps, AuthenticateHook, ServiceModule } from '@cairn/kit';
 import {
   createMemoryRateLimiter,
   type RateLimiter,
@@ -67,7 +67,7 @@ function requiredRedisUrl(config: PlacesConfig): string {
 
 export function createPlaces(
   app: Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>,
-  options: { resolveBearer: ResolveBearer; config?: Readonly<Partial<PlacesConfig>> },
+  options: { authenticate: AuthenticateHook; config?: Readonly<Partial<PlacesConfig>> },
 ): Places {
   const config: Readonly<PlacesConfig> = { ...DEFAULT_PLACES_CONFIG, ...options.config };
   let reference: Reference | undefined;
@@ -144,7 +144,7 @@ export function createPlaces(
       migrations: placesMigrations,
       // The API (version header, credential, rate limit) and, beside it, the public photo images.
       plugin: async (scope) => {
-        await scope.register(placesRoutes(deps, { resolveBearer: options.resolveBearer, limiter, usage }));
+        await scope.register(placesRoutes(deps, { authenticate: options.authenticate, limiter, usage }));
         await scope.register(photoFilesRoutes);
       },
     },

@@ -763,7 +763,7 @@ describe('attribution', () => {
     const next = await suggest(author.token, id, { email: 'again@example.com' });
     await castVote(v1.token, next.id!, 'approve');
     await castVote(v2.token, next.id!, 'approve');
-    const restarted = createPlaces(f.deps, { resolveBearer: f.identity.resolveBearer });
+    const restarted = createPlaces(f.deps, { authenticate: f.identity.authenticate });
     await restarted.start();
     const again = await placeHistory(restarted.deps, await f.identity.resolveBearer(secret), {
       fsq_place_id: id,

@@ -56,7 +56,7 @@ export async function startPlaces(
   const identity = createIdentity(deps);
   await identity.start();
   const places = createPlaces(deps, {
-    resolveBearer: identity.resolveBearer,
+    authenticate: identity.authenticate,
     config: { rateLimit: 100_000, rateBurst: 100_000, demoCount: 0, ...options.config },
   });
   await places.start();

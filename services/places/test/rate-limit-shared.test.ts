@@ -25,7 +25,7 @@ interface TwoHosts {
 async function twoHosts(rateStore: RateStore, url = redisUrl): Promise<TwoHosts> {
   const config = { rateLimit: RATE, rateBurst: BURST, rateStore, ...(url ? { redisUrl: url } : {}) };
   const f = await startPlaces({ config });
-  const second = createPlaces(f.deps, { resolveBearer: f.identity.resolveBearer, config });
+  const second = createPlaces(f.deps, { authenticate: f.identity.authenticate, config });
   await second.start();
   // The fixture's server took the configured port; this one takes any free port.
   const server = await serveOnLoopback({ ...f.deps, config: { ...f.deps.config, port: 0 } }, [

@@ -1,12 +1,6 @@
-import {
-  bearerToken,
-  errorHandler,
-  messageShape,
-  type ResolveBearer,
-  requireVersionHeader,
-} from '@cairn/kit';
+import { type AuthenticateHook, errorHandler, messageShape, requireVersionHeader } from '@cairn/kit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { IdentityDeps } from '../deps.ts';
 import { createManagedUser, deleteManagedUser, refreshManagedUserToken } from '../managed-users/service.ts';
 import { createSessionToken } from '../session-tokens/service.ts';
@@ -25,15 +19,13 @@ import {
 export const USERS_API_VERSION_HEADER = 'X-Users-Api-Version';
 
 /** The users API of the seed: managed users, managed by an organization's service key. */
-export function usersApiRoutes(deps: IdentityDeps, resolveBearer: ResolveBearer) {
+export function usersApiRoutes(deps: IdentityDeps, authenticate: AuthenticateHook) {
   return async function usersApi(parent: FastifyInstance) {
     const app = parent.withTypeProvider<TypeBoxTypeProvider>();
     app.setErrorHandler(errorHandler(messageShape));
     app.addHook('onRequest', requireVersionHeader(USERS_API_VERSION_HEADER));
     app.addHook('onRequest', requireJsonAccept);
-    app.addHook('onRequest', async function authenticate(request: FastifyRequest) {
-      request.auth = await resolveBearer(bearerToken(request));
-    });
+    app.addHook('onRequest', authenticate);
 
     const common = { tags: ['identity'], security: [{ bearer: [] }], headers: usersApiHeaders };
     const emptyToNull = (v: string | undefined) => (v === undefined || v === '' ? null : v);

@@ -1,8 +1,7 @@
 import {
-  bearerToken,
+  type AuthenticateHook,
   errorHandler,
   messageShape,
-  type ResolveBearer,
   requireVersionHeader,
   tooManyRequests,
 } from '@cairn/kit';
@@ -36,16 +35,14 @@ export const PLACES_API_VERSION_HEADER = 'X-Places-Api-Version';
  */
 export function placesRoutes(
   deps: PlacesDeps,
-  access: { resolveBearer: ResolveBearer; limiter: RateLimiter; usage: UsageCounter },
+  access: { authenticate: AuthenticateHook; limiter: RateLimiter; usage: UsageCounter },
 ) {
   return async function placesApi(app: FastifyInstance) {
     app.setErrorHandler(errorHandler(messageShape));
     app.setValidatorCompiler(placesValidatorCompiler);
     app.setSchemaErrorFormatter(placesSchemaErrors);
     app.addHook('onRequest', requireVersionHeader(PLACES_API_VERSION_HEADER));
-    app.addHook('onRequest', async function authenticate(request: FastifyRequest) {
-      request.auth = await access.resolveBearer(bearerToken(request));
-    });
+    app.addHook('onRequest', access.authenticate);
     app.addHook('onRequest', async function rateLimit(request: FastifyRequest) {
       const auth = request.auth!;
       const endpoint = request.routeOptions.url ?? request.url.split('?')[0]!;
