@@ -114,6 +114,8 @@ describe('the bearer resolver', () => {
       [`Bearer ${f.serviceKey} extra`, /Malformed Authorization header/, 'invalid_request'],
       [`Basic ${f.serviceKey}`, /Malformed Authorization header/, 'invalid_request'],
       [`Bearer\t${f.serviceKey}`, /Malformed Authorization header/, 'invalid_request'],
+      [`Bearer ${f.serviceKey}\u0000`, /Malformed Authorization header/, 'invalid_request'],
+      [`Bearer ${f.serviceKey}\u00e9`, /Malformed Authorization header/, 'invalid_request'],
     ] as const) {
       let thrown: unknown;
       try {
@@ -124,6 +126,21 @@ describe('the bearer resolver', () => {
       expect(thrown, String(header)).toMatchObject({ status: 401, message: expect.stringMatching(message) });
       const challenge = (thrown as { headers?: Record<string, string> }).headers?.['www-authenticate'];
       expect(challenge).toBe(code ? `Bearer realm="cairn", error="${code}"` : 'Bearer realm="cairn"');
+    }
+    expect(queries()).toBe(0);
+  });
+
+  it('refuses a well-formed header with a token of the largest size HTTP allows, without a query or an entry', async () => {
+    const { db, queries } = countingDb();
+    const resolver = createBearerResolver(db, f.clock, { ttlMs: 60_000 });
+    const header = `Bearer svk_${'A'.repeat(16_000)}`;
+    for (let i = 0; i < 2; i++) {
+      await expect(Promise.resolve().then(() => resolver.resolveAuthorization(header))).rejects.toMatchObject(
+        {
+          status: 401,
+          message: 'Invalid request token.',
+        },
+      );
     }
     expect(queries()).toBe(0);
   });

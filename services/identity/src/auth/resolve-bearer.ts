@@ -110,12 +110,17 @@ export function createBearerResolver(db: Db, clock: Clock, options: { ttlMs: num
     return pending;
   }
 
+  /** The live entry under `key`, if there is one. */
+  function fresh(key: string, now: number): Entry | undefined {
+    const entry = cache.get(key);
+    return entry !== undefined && entry.expiresAt > now ? entry : undefined;
+  }
+
   function resolveToken(token: string): AuthContext | Promise<AuthContext> {
     const key = `Bearer ${token}`; // the header's usual form, which resolveAuthorization looks up as sent
     const now = clock.nowMs();
-    const entry = cache.get(key);
-    if (entry !== undefined && entry.expiresAt > now) return answer(entry);
-    return lookupOnce(key, token, now).then(answer);
+    const entry = fresh(key, now);
+    return entry ? answer(entry) : lookupOnce(key, token, now).then(answer);
   }
 
   function answer(entry: Entry): AuthContext | Promise<AuthContext> {
@@ -126,11 +131,8 @@ export function createBearerResolver(db: Db, clock: Clock, options: { ttlMs: num
   return {
     resolve: resolveToken,
     resolveAuthorization(header) {
-      if (header !== undefined) {
-        const entry = cache.get(header);
-        if (entry !== undefined && entry.expiresAt > clock.nowMs()) return answer(entry);
-      }
-      return resolveToken(bearerTokenOf(header));
+      const entry = header === undefined ? undefined : fresh(header, clock.nowMs());
+      return entry ? answer(entry) : resolveToken(bearerTokenOf(header));
     },
     forget,
     async start() {
