@@ -3,7 +3,7 @@ import { gazetteer, generatePlaces } from '../src/index.ts';
 import { callPlaces, type PlacesFixture, startPlaces } from './helpers.ts';
 
 /**
- * Large generations and imports are written by COPY in one transaction; small ones by the upsert. Both must
+ * Large generations and imports are written by COPY in one transaction per writer; small ones by the upsert. Both must
  * store the same rows: the same seed written each way gives identical places, every derived column included
  * (search text, opening hours as ranges and index slots, the point).
  */
@@ -63,5 +63,35 @@ describe('generation by COPY', () => {
     const paris = await callPlaces(f, '/places/search?near=Paris,%20FR&limit=5');
     expect(paris.status).toBe(200);
     expect(paris.body.results).toHaveLength(5);
+  });
+
+  it('keeps nothing of a load that fails after its batches went to every writer, and takes statistics', async () => {
+    await f.deps.db.exec('DELETE FROM places');
+    // Batches of 100 take turns on the writers (two on PostgreSQL): by the fifth, each has written some.
+    const failing = generatePlaces(f.deps.db, {
+      count: 900,
+      seed: 'cut',
+      cities,
+      bulk: true,
+      batchSize: 100,
+      onProgress: (done) => {
+        if (done >= 500) throw new Error('cut short');
+      },
+    });
+    await expect(failing).rejects.toThrow('cut short');
+    const count = async () =>
+      (await f.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM places')).rows[0]!.n;
+    expect(await count()).toBe(0);
+    expect(
+      (await f.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM places_open_kinds')).rows[0]!.n,
+    ).toBe(0);
+
+    await generatePlaces(f.deps.db, { count: 900, seed: 'cut', cities, bulk: true, batchSize: 100 });
+    expect(await count()).toBe(900);
+    // analyzed once committed: the planner knows the rows of both writers
+    const { rows } = await f.deps.db.query<{ reltuples: number }>(
+      `SELECT reltuples::int AS reltuples FROM pg_class WHERE relname = 'places'`,
+    );
+    expect(rows[0]!.reltuples).toBe(900);
   });
 });

@@ -23,7 +23,8 @@ export interface GenerateOptions {
   /** How many places around which cities, instead of `count` places around cities drawn by population. */
   plan?: readonly CityPlan[];
   /**
-   * One transaction of COPYs (all or nothing) rather than batch by batch; by default from 50,000 places.
+   * Load by COPY in one transaction per writer (see WRITERS) rather than batch by batch; by default from
+   * 50,000 places.
    */
   bulk?: boolean;
   /** Called after each batch with the number of places written so far. */
@@ -37,6 +38,14 @@ const BULK_LOAD = 50_000;
 
 /** Places made at a time between turns of the event loop (~10 ms of work). */
 const CHUNK = 250;
+
+/**
+ * Connections a bulk load writes on at once, batches taking turns, on PostgreSQL (PGlite has one). The server's
+ * work for a place (~100 µs, three quarters of it the GiST and GIN indexes kept row by row) is about twice this
+ * process's (~40 µs), so one connection leaves a core half idle: two took 1M places from 103–111 s to 76–77 s
+ * on two cores (bench/places-generate.ts). More would only queue on the same cores.
+ */
+const WRITERS = 2;
 
 /**
  * Generates `count` places into the store. The same seed and count give the same places (same ids), so running
@@ -65,16 +74,20 @@ export async function generatePlaces(
     chainName: (id) => chainNames.get(id),
     categoryPath: (id) => categoryPaths.get(id),
   };
-  /** Writes the places in batches of `batchSize`, collected by `batches` and written by `write`. */
+  /**
+   * Writes the places in batches of `batchSize`, collected by `batches` and written by `write` on the targets in
+   * turn (each target's batches one after the other).
+   */
   const load = async <T>(
-    target: Queryable,
+    targets: readonly Queryable[],
     batches: { readonly size: number; add(record: PlaceRecord): void; take(): T },
     write: (target: Queryable, batch: T) => Promise<void>,
   ) => {
     let written = 0;
-    // Batches are written one after the other, and one more waits behind the one being written, so the
-    // database has the next batch as soon as it finishes one; the one after is made meanwhile.
-    let tail: Promise<void> = Promise.resolve();
+    // On each target one more batch waits behind the one being written, so the database has the next batch as
+    // soon as it finishes one; the one after is made meanwhile.
+    const tails = targets.map((): Promise<void> => Promise.resolve());
+    let turn = 0;
     const inFlight: { done: Promise<void>; rows: number }[] = [];
     const settle = async () => {
       const oldest = inFlight.shift()!;
@@ -83,34 +96,55 @@ export async function generatePlaces(
       options.onProgress?.(written, total);
     };
     const flush = async () => {
-      if (inFlight.length >= 2) await settle();
+      if (inFlight.length >= 2 * targets.length) await settle();
       const rows = batches.size;
       const batch = batches.take();
-      tail = tail.then(() => write(target, batch));
-      tail.catch(() => undefined); // awaited by settle(); a failure while generating is not unhandled
-      inFlight.push({ done: tail, rows });
+      const which = turn++ % targets.length;
+      const target = targets[which]!;
+      const done = tails[which]!.then(() => (stopped ? undefined : write(target, batch)));
+      done.catch(() => undefined); // awaited by settle(); a failure while generating is not unhandled
+      tails[which] = done;
+      inFlight.push({ done, rows });
     };
-    for (const chunk of chunks()) {
-      for (const record of chunk) batches.add(record);
-      if (batches.size >= batchSize) await flush();
-      await setImmediate();
+    // Set when the run fails: batches queued behind it are not written, and the run waits for the ones being
+    // written, so that no write reaches a connection after its transaction has been rolled back and returned.
+    let stopped = false;
+    try {
+      for (const chunk of chunks()) {
+        for (const record of chunk) batches.add(record);
+        if (batches.size >= batchSize) await flush();
+        await setImmediate();
+      }
+      if (batches.size > 0) await flush();
+      while (inFlight.length > 0) await settle();
+    } catch (error) {
+      stopped = true;
+      await Promise.allSettled(tails);
+      throw error;
     }
-    if (batches.size > 0) await flush();
-    while (inFlight.length > 0) await settle();
     return written;
   };
-  // Large runs load in one transaction (all or nothing) by COPY; small runs write batch by batch (a run cut
-  // short keeps whole batches; the same seed completes it).
+  // Large runs load by COPY in one transaction per writer, committed together once every batch is written (a
+  // failure rolls all of them back; only a failure between their commits would keep a part, which the same
+  // seed completes). Small runs write batch by batch (a run cut short keeps whole batches; likewise).
   const bulk = options.bulk ?? total >= BULK_LOAD;
   const written = bulk
-    ? await db.transaction(async (tx) => {
-        const written = await load(tx, new PlacesCopyBuilder(names), copyPlaces);
-        await tx.exec('ANALYZE places, places_open_kinds');
-        return written;
-      })
-    : await load(db, new RecordBatches(), (target, records) => writePlaces(target, records, names));
+    ? await inTransactions(db, db.engine === 'postgres' ? WRITERS : 1, (txs) =>
+        load(txs, new PlacesCopyBuilder(names), copyPlaces),
+      )
+    : await load([db], new RecordBatches(), (target, records) => writePlaces(target, records, names));
   if (bulk) await vacuumAfterBulkLoad(db);
   return { written, ms: performance.now() - started };
+}
+
+/**
+ * Runs fn with `count` transactions open on as many connections: committed one after the other when fn
+ * resolves, all rolled back when it throws.
+ */
+function inTransactions<T>(db: Db, count: number, fn: (txs: Queryable[]) => Promise<T>): Promise<T> {
+  const open = (txs: Queryable[]): Promise<T> =>
+    txs.length === count ? fn(txs) : db.transaction((tx) => open([...txs, tx]));
+  return open([]);
 }
 
 /** Records collected into batches as they are, for writePlaces. */

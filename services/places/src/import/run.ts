@@ -46,7 +46,7 @@ export interface ImportResult {
 /** Rows read between turns of the event loop. */
 const YIELD_EVERY = 250;
 
-/** Rows from which an import is a bulk load: analyzed in its transaction and vacuumed once committed. */
+/** Rows from which an import is a bulk load: vacuumed and analyzed once committed. */
 const BULK_IMPORT = 50_000;
 
 interface SourceRow {
@@ -225,8 +225,6 @@ export async function importPlacesFile(
     await flush();
     await writing;
     await upsertCategories(tx, [...newCategories.values()], false);
-    // The planner's statistics, as autovacuum would take them later.
-    if (result.imported >= BULK_IMPORT) await tx.exec('ANALYZE places, places_open_kinds');
   });
   if (result.imported >= BULK_IMPORT) await vacuumAfterBulkLoad(db);
   result.categoriesAdded = newCategories.size;

@@ -194,11 +194,12 @@ const OPEN_KINDS_BY = 'cairn.places_open_kinds_by';
 /**
  * After a bulk load has committed: VACUUM the table now (1–2 s for a million places), so its new rows' hint
  * bits and the visibility map are set by the load, not by the first searches (which would dirty the pages
- * they read) and by the autovacuum the inserts trigger about a minute later, beside the traffic. Outside a
- * transaction (VACUUM can't run in one).
+ * they read) and by the autovacuum the inserts trigger about a minute later, beside the traffic; and take the
+ * planner's statistics, which a load on several connections can't take inside its transactions (each sees only
+ * its own rows). Outside a transaction (VACUUM can't run in one).
  */
 export async function vacuumAfterBulkLoad(db: Db): Promise<void> {
-  await db.exec('VACUUM places, places_open_kinds');
+  await db.exec('VACUUM (ANALYZE) places, places_open_kinds');
 }
 
 /** One record per place id, the last of each (a statement may not write one row twice). */
