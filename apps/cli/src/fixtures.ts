@@ -22,7 +22,7 @@ import {
   registerApp,
   signUp,
 } from '@cairn/identity';
-import { CairnError, type Db, type Queryable, tokenKindOf } from '@cairn/kit';
+import { CairnError, tokenKindOf, transactionAsDb } from '@cairn/kit';
 import {
   BadRow,
   ensureReferenceData,
@@ -357,22 +357,6 @@ export function checkFixtures(
   return fixtures;
 }
 
-/** The transaction as a Db, so the services' functions (which may open their own) write inside it. */
-function inTransaction(tx: Queryable, engine: Db['engine']): Db {
-  return {
-    engine,
-    query: (sql, params, options) => tx.query(sql, params, options),
-    exec: (sql) => tx.exec(sql),
-    copyIn: (table, columns, data) => tx.copyIn(table, columns, data),
-    transaction: (fn) => fn(tx),
-    listen: () => Promise.reject(new Error('no LISTEN inside the fixtures transaction')),
-    notify: async (channel, payload) => {
-      await tx.query('SELECT pg_notify($1, $2)', [channel, payload]);
-    },
-    close: async () => {},
-  };
-}
-
 /** What apply() made, for the command's summary. */
 export interface FixtureSummary {
   organizations: number;
@@ -410,7 +394,7 @@ export async function applyFixtures(
   let field: Path = [];
   try {
     await db.transaction(async (tx) => {
-      const txDb = inTransaction(tx, db.engine);
+      const txDb = transactionAsDb(tx, db.engine);
       const identity = { ...runtime.identity.deps, db: txDb };
       const edge = { ...runtime.edge.deps, db: txDb };
       if (fixtures.service_key) {

@@ -19,6 +19,7 @@ export { openDb } from './db/open.ts';
 export { openPglite, pgliteOptions, wrapPglite } from './db/pglite.ts';
 export { openPostgres } from './db/postgres.ts';
 export { createTestDb, type TestDb, testDatabaseUrl } from './db/test-db.ts';
+export { transactionAsDb } from './db/transaction-as-db.ts';
 export type { Db, Engine, Queryable, QueryOptions, QueryResult } from './db/types.ts';
 export { type ErrorShape, edgeShape, errorHandler, messageShape, oauthShape } from './error-shapes.ts';
 export * from './errors.ts';

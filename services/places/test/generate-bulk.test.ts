@@ -1,3 +1,4 @@
+import { testDatabaseUrl, transactionAsDb } from '@cairn/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gazetteer, generatePlaces } from '../src/index.ts';
 import { callPlaces, type PlacesFixture, startPlaces } from './helpers.ts';
@@ -42,12 +43,15 @@ describe('generation by COPY', () => {
     ).rows.map((r) => r.id);
     expect(ids).toHaveLength(900);
     const copied = await rowsOf(ids.join(','));
-    // vacuumed once loaded: every page is marked all-visible (ANALYZE alone leaves the map empty)
-    const { rows: pages } = await f.deps.db.query<{ relpages: number; relallvisible: number }>(
-      `SELECT relpages, relallvisible FROM pg_class WHERE relname = 'places'`,
+    // vacuumed and analyzed once loaded (the visibility map set then; the planner's statistics taken)
+    const { rows: upkeep } = await f.deps.db.query<{ relname: string; vacuumed: boolean; analyzed: boolean }>(
+      `SELECT relname, last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analyzed
+         FROM pg_stat_user_tables WHERE relname IN ('places', 'places_open_kinds') ORDER BY relname`,
     );
-    expect(pages[0]!.relpages).toBeGreaterThan(0);
-    expect(pages[0]!.relallvisible).toBe(pages[0]!.relpages);
+    expect(upkeep).toEqual([
+      { relname: 'places', vacuumed: true, analyzed: true },
+      { relname: 'places_open_kinds', vacuumed: true, analyzed: true },
+    ]);
 
     // The same seed again by COPY: every batch meets its places and is written by the upsert instead.
     await generatePlaces(f.deps.db, { count: 900, seed: 'bulk', cities, bulk: true, batchSize: 200 });
@@ -94,4 +98,55 @@ describe('generation by COPY', () => {
     );
     expect(rows[0]!.reltuples).toBe(900);
   });
+
+  it('loads inside a transaction lent as a Db (fixtures), on its one connection, committed or rolled back by it', async () => {
+    await f.deps.db.exec('DELETE FROM places');
+    const count = async () =>
+      (await f.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM places')).rows[0]!.n;
+    const options = { count: 900, seed: 'lent', cities, bulk: true, batchSize: 100 };
+    const rolledBack = f.deps.db.transaction(async (tx) => {
+      await generatePlaces(transactionAsDb(tx, f.deps.db.engine), options);
+      throw new Error('the caller fails after');
+    });
+    await expect(rolledBack).rejects.toThrow('the caller fails after');
+    expect(await count()).toBe(0);
+    const written = await f.deps.db.transaction(
+      async (tx) => (await generatePlaces(transactionAsDb(tx, f.deps.db.engine), options)).written,
+    );
+    expect(written).toBe(900);
+    expect(await count()).toBe(900);
+  });
+
+  // PostgreSQL only: PGlite has one connection, one transaction at a time.
+  it.skipIf(!testDatabaseUrl())(
+    'runs bulk loads one at a time: a second writes only once the first has committed',
+    async () => {
+      // Two loads on two connections each could otherwise wait for each other's rows (the same places) without
+      // PostgreSQL seeing the deadlock: one waits for its other connection in this process.
+      await f.deps.db.exec('DELETE FROM places');
+      const committed = async () =>
+        (await f.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM places')).rows[0]!.n;
+      const options = { count: 900, cities, bulk: true, batchSize: 100 };
+      let second: Promise<unknown> | undefined;
+      let seenBySecond: Promise<number> | undefined;
+      // The first is long enough (60 batches) for the second to be ready to write before it ends.
+      await generatePlaces(f.deps.db, {
+        ...options,
+        count: 6000,
+        seed: 'first',
+        onProgress: () => {
+          second ??= generatePlaces(f.deps.db, {
+            ...options,
+            seed: 'second',
+            onProgress: () => {
+              seenBySecond ??= committed();
+            },
+          });
+        },
+      });
+      await second;
+      expect(await seenBySecond).toBe(6000);
+      expect(await committed()).toBe(6900);
+    },
+  );
 });

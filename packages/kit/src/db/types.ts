@@ -41,6 +41,11 @@ export type Engine = 'pglite' | 'postgres';
 
 export interface Db extends Queryable {
   readonly engine: Engine;
+  /**
+   * Set when this is a caller's open transaction lent as a Db (transactionAsDb): one connection, transaction()
+   * runs inside it, and what can't run in a transaction (VACUUM) or needs a connection of its own is not done.
+   */
+  readonly insideTransaction?: true;
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** LISTEN on a channel; returns a function that stops listening. */

@@ -9,6 +9,7 @@ import {
   copyPlaces,
   type PlaceNames,
   PlacesCopyBuilder,
+  takeBulkLoadTurn,
   vacuumAfterBulkLoad,
   writePlaces,
 } from '../store/places-write.ts';
@@ -75,8 +76,8 @@ export async function generatePlaces(
     categoryPath: (id) => categoryPaths.get(id),
   };
   /**
-   * Writes the places in batches of `batchSize`, collected by `batches` and written by `write` on the targets in
-   * turn (each target's batches one after the other).
+   * Writes the places in batches of `batchSize`, collected by `batches` and written by `write` on the targets
+   * (each target's batches one after the other).
    */
   const load = async <T>(
     targets: readonly Queryable[],
@@ -84,31 +85,38 @@ export async function generatePlaces(
     write: (target: Queryable, batch: T) => Promise<void>,
   ) => {
     let written = 0;
-    // On each target one more batch waits behind the one being written, so the database has the next batch as
-    // soon as it finishes one; the one after is made meanwhile.
+    // Each target is handed at most two batches at a time (one being written, the next waiting), so the database
+    // has the next batch as soon as it finishes one, the one after made meanwhile; a batch goes to the target
+    // with the fewest, so a slow batch (a checkpoint, a wait for WAL) holds up only its own connection.
+    const handed = targets.map(() => 0);
     const tails = targets.map((): Promise<void> => Promise.resolve());
-    let turn = 0;
-    const inFlight: { done: Promise<void>; rows: number }[] = [];
-    const settle = async () => {
-      const oldest = inFlight.shift()!;
-      await oldest.done;
-      written += oldest.rows;
-      options.onProgress?.(written, total);
-    };
+    let roomMade: (() => void) | undefined;
+    // The first failure (a write, the generator, onProgress): batches not yet started are not written, and the
+    // run waits for the ones being written, so that no write reaches a connection after its transaction has
+    // been rolled back and returned.
+    let failure: { error: unknown } | undefined;
     const flush = async () => {
-      if (inFlight.length >= 2 * targets.length) await settle();
+      while (!failure && Math.min(...handed) >= 2) await new Promise<void>((made) => (roomMade = made));
+      if (failure) throw failure.error;
+      const which = handed.indexOf(Math.min(...handed));
+      const target = targets[which]!;
       const rows = batches.size;
       const batch = batches.take();
-      const which = turn++ % targets.length;
-      const target = targets[which]!;
-      const done = tails[which]!.then(() => (stopped ? undefined : write(target, batch)));
-      done.catch(() => undefined); // awaited by settle(); a failure while generating is not unhandled
-      tails[which] = done;
-      inFlight.push({ done, rows });
+      handed[which]! += 1;
+      tails[which] = tails[which]!.then(async () => {
+        try {
+          if (failure) return;
+          await write(target, batch);
+          written += rows;
+          options.onProgress?.(written, total);
+        } catch (error) {
+          failure ??= { error };
+        } finally {
+          handed[which]! -= 1;
+          roomMade?.();
+        }
+      });
     };
-    // Set when the run fails: batches queued behind it are not written, and the run waits for the ones being
-    // written, so that no write reaches a connection after its transaction has been rolled back and returned.
-    let stopped = false;
     try {
       for (const chunk of chunks()) {
         for (const record of chunk) batches.add(record);
@@ -116,24 +124,26 @@ export async function generatePlaces(
         await setImmediate();
       }
       if (batches.size > 0) await flush();
-      while (inFlight.length > 0) await settle();
     } catch (error) {
-      stopped = true;
-      await Promise.allSettled(tails);
-      throw error;
+      failure ??= { error };
     }
+    await Promise.all(tails); // they never reject: a failure is kept in `failure`
+    if (failure) throw failure.error;
     return written;
   };
   // Large runs load by COPY in one transaction per writer, committed together once every batch is written (a
   // failure rolls all of them back; only a failure between their commits would keep a part, which the same
-  // seed completes). Small runs write batch by batch (a run cut short keeps whole batches; likewise).
+  // seed completes). Small runs write batch by batch (a run cut short keeps whole batches; likewise). Inside a
+  // caller's transaction (fixtures) there is one connection, and the caller commits.
   const bulk = options.bulk ?? total >= BULK_LOAD;
+  const writers = db.engine === 'postgres' && !db.insideTransaction ? WRITERS : 1;
   const written = bulk
-    ? await inTransactions(db, db.engine === 'postgres' ? WRITERS : 1, (txs) =>
-        load(txs, new PlacesCopyBuilder(names), copyPlaces),
-      )
+    ? await inTransactions(db, writers, async (txs) => {
+        await takeBulkLoadTurn(txs[0]!, db.engine);
+        return load(txs, new PlacesCopyBuilder(names), copyPlaces);
+      })
     : await load([db], new RecordBatches(), (target, records) => writePlaces(target, records, names));
-  if (bulk) await vacuumAfterBulkLoad(db);
+  if (bulk && !db.insideTransaction) await vacuumAfterBulkLoad(db);
   return { written, ms: performance.now() - started };
 }
 

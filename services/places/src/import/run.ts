@@ -8,7 +8,12 @@ import { type Category, pluralOf } from '../reference/category.ts';
 import { hexId } from '../reference/ids.ts';
 import { ensureReferenceData } from '../reference/reference.ts';
 import { insertPhotos, insertTips } from '../store/media.ts';
-import { copyPlaces, PlacesCopyBuilder, vacuumAfterBulkLoad } from '../store/places-write.ts';
+import {
+  copyPlaces,
+  PlacesCopyBuilder,
+  takeBulkLoadTurn,
+  vacuumAfterBulkLoad,
+} from '../store/places-write.ts';
 import { loadCategories, upsertCategories } from '../store/reference.ts';
 import { readCsv } from './csv.ts';
 import { MEDIA_COLUMNS, mediaOfRow, type RowMedia } from './media.ts';
@@ -173,6 +178,7 @@ export async function importPlacesFile(
   // One transaction (all or nothing) of COPYs, the indexes kept up to date row by row: their upkeep costs the
   // server about what building them afterwards would, and it runs while the file is read.
   await db.transaction(async (tx) => {
+    await takeBulkLoadTurn(tx, db.engine);
     // Rows are encoded for COPY as they are read (see PlacesCopyBuilder).
     const batch = new PlacesCopyBuilder({ chainName: () => undefined, categoryPath: (id) => paths.get(id) });
     // Tips and photos of the batch's rows, where the file has them (import/media.ts).
@@ -226,7 +232,7 @@ export async function importPlacesFile(
     await writing;
     await upsertCategories(tx, [...newCategories.values()], false);
   });
-  if (result.imported >= BULK_IMPORT) await vacuumAfterBulkLoad(db);
+  if (result.imported >= BULK_IMPORT && !db.insideTransaction) await vacuumAfterBulkLoad(db);
   result.categoriesAdded = newCategories.size;
   result.ms = performance.now() - started;
   return result;

@@ -192,6 +192,17 @@ const UNIQUE_VIOLATION = '23505';
 const OPEN_KINDS_BY = 'cairn.places_open_kinds_by';
 
 /**
+ * Bulk loads (generation, import) of places take turns, each holding this lock from its first transaction's
+ * start to its commit. A load on two connections waits for its other connection outside the database, so two
+ * loads writing the same places (the same seed, an import of exported places) could each wait for the other's
+ * rows without PostgreSQL seeing a deadlock.
+ */
+export async function takeBulkLoadTurn(tx: Queryable, engine: Db['engine']): Promise<void> {
+  if (engine === 'postgres')
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('cairn_places_bulk_load'))`);
+}
+
+/**
  * After a bulk load has committed: VACUUM the table now (1–2 s for a million places), so its new rows' hint
  * bits and the visibility map are set by the load, not by the first searches (which would dirty the pages
  * they read) and by the autovacuum the inserts trigger about a minute later, beside the traffic; and take the
