@@ -18,6 +18,10 @@
 // after (a2d3d38: COPY, indexes kept, made in chunks between turns of the event loop):
 //   generator alone                 19.2 µs CPU per place
 //   generatePlaces, PostgreSQL 1M    wall 60.8 s, Node 40.1 s CPU, PostgreSQL 48.5 s (other runs: 59.2, 59.7 s)
+// 29 Nov, with 0017/0018 (two GiSTs kept row by row), one connection (d86ffe3) and two (100df04, 07bd21b):
+//   generatePlaces, PostgreSQL 1M    one: wall 110.9 s, Node 43.0 s, PostgreSQL 103.3 s; two: wall 77.2 s, 44.2, 98.0
+//   generatePlaces, PostgreSQL 10M   two: wall 863.2 s and 884.0 s (Node 438.3 s, PostgreSQL backends 571.5 s)
+//   (docs/operations.md, "29 November, night": where the rest of a 10M load's time goes)
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
