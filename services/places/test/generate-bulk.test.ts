@@ -4,9 +4,9 @@ import { gazetteer, generatePlaces } from '../src/index.ts';
 import { callPlaces, type PlacesFixture, startPlaces } from './helpers.ts';
 
 /**
- * Large generations and imports are written by COPY in one transaction per writer; small ones by the upsert. Both must
- * store the same rows: the same seed written each way gives identical places, every derived column included
- * (search text, opening hours as ranges and index slots, the point).
+ * Large generations and imports are written by COPY in one transaction per writer; small ones by the upsert.
+ * Both must store the same rows: the same seed written each way gives identical places, every derived column
+ * included (search text, opening hours as ranges and index slots, the point).
  */
 describe('generation by COPY', () => {
   let f: PlacesFixture;
@@ -19,6 +19,9 @@ describe('generation by COPY', () => {
     );
     return rows;
   };
+  /** Rows of a table, as committed (read on a connection of the pool). */
+  const rowCount = async (table: 'places' | 'places_open_kinds') =>
+    (await f.deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
 
   beforeAll(async () => {
     f = await startPlaces();
@@ -83,15 +86,11 @@ describe('generation by COPY', () => {
       },
     });
     await expect(failing).rejects.toThrow('cut short');
-    const count = async () =>
-      (await f.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM places')).rows[0]!.n;
-    expect(await count()).toBe(0);
-    expect(
-      (await f.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM places_open_kinds')).rows[0]!.n,
-    ).toBe(0);
+    expect(await rowCount('places')).toBe(0);
+    expect(await rowCount('places_open_kinds')).toBe(0);
 
     await generatePlaces(f.deps.db, { count: 900, seed: 'cut', cities, bulk: true, batchSize: 100 });
-    expect(await count()).toBe(900);
+    expect(await rowCount('places')).toBe(900);
     // analyzed once committed: the planner knows the rows of both writers
     const { rows } = await f.deps.db.query<{ reltuples: number }>(
       `SELECT reltuples::int AS reltuples FROM pg_class WHERE relname = 'places'`,
@@ -101,20 +100,18 @@ describe('generation by COPY', () => {
 
   it('loads inside a transaction lent as a Db (fixtures), on its one connection, committed or rolled back by it', async () => {
     await f.deps.db.exec('DELETE FROM places');
-    const count = async () =>
-      (await f.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM places')).rows[0]!.n;
     const options = { count: 900, seed: 'lent', cities, bulk: true, batchSize: 100 };
     const rolledBack = f.deps.db.transaction(async (tx) => {
       await generatePlaces(transactionAsDb(tx, f.deps.db.engine), options);
       throw new Error('the caller fails after');
     });
     await expect(rolledBack).rejects.toThrow('the caller fails after');
-    expect(await count()).toBe(0);
+    expect(await rowCount('places')).toBe(0);
     const written = await f.deps.db.transaction(
       async (tx) => (await generatePlaces(transactionAsDb(tx, f.deps.db.engine), options)).written,
     );
     expect(written).toBe(900);
-    expect(await count()).toBe(900);
+    expect(await rowCount('places')).toBe(900);
   });
 
   // PostgreSQL only: PGlite has one connection, one transaction at a time.
@@ -124,8 +121,6 @@ describe('generation by COPY', () => {
       // Two loads on two connections each could otherwise wait for each other's rows (the same places) without
       // PostgreSQL seeing the deadlock: one waits for its other connection in this process.
       await f.deps.db.exec('DELETE FROM places');
-      const committed = async () =>
-        (await f.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM places')).rows[0]!.n;
       const options = { count: 900, cities, bulk: true, batchSize: 100 };
       let second: Promise<unknown> | undefined;
       let seenBySecond: Promise<number> | undefined;
@@ -139,14 +134,14 @@ describe('generation by COPY', () => {
             ...options,
             seed: 'second',
             onProgress: () => {
-              seenBySecond ??= committed();
+              seenBySecond ??= rowCount('places');
             },
           });
         },
       });
       await second;
       expect(await seenBySecond).toBe(6000);
-      expect(await committed()).toBe(6900);
+      expect(await rowCount('places')).toBe(6900);
     },
   );
 });

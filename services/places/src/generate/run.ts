@@ -143,7 +143,7 @@ export async function generatePlaces(
         return load(txs, new PlacesCopyBuilder(names), copyPlaces);
       })
     : await load([db], new RecordBatches(), (target, records) => writePlaces(target, records, names));
-  if (bulk && !db.insideTransaction) await vacuumAfterBulkLoad(db);
+  if (bulk) await vacuumAfterBulkLoad(db);
   return { written, ms: performance.now() - started };
 }
 

@@ -232,7 +232,7 @@ export async function importPlacesFile(
     await writing;
     await upsertCategories(tx, [...newCategories.values()], false);
   });
-  if (result.imported >= BULK_IMPORT && !db.insideTransaction) await vacuumAfterBulkLoad(db);
+  if (result.imported >= BULK_IMPORT) await vacuumAfterBulkLoad(db);
   result.categoriesAdded = newCategories.size;
   result.ms = performance.now() - started;
   return result;

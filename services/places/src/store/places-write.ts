@@ -207,9 +207,11 @@ export async function takeBulkLoadTurn(tx: Queryable, engine: Db['engine']): Pro
  * bits and the visibility map are set by the load, not by the first searches (which would dirty the pages
  * they read) and by the autovacuum the inserts trigger about a minute later, beside the traffic; and take the
  * planner's statistics, which a load on several connections can't take inside its transactions (each sees only
- * its own rows). Outside a transaction (VACUUM can't run in one).
+ * its own rows). Outside a transaction (VACUUM can't run in one): inside a caller's (transactionAsDb) it is
+ * left to autovacuum.
  */
 export async function vacuumAfterBulkLoad(db: Db): Promise<void> {
+  if (db.insideTransaction) return;
   await db.exec('VACUUM (ANALYZE) places, places_open_kinds');
 }
 
