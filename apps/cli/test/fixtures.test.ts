@@ -215,6 +215,20 @@ edge:
     expect(await counts()).toEqual({ orgs: 0, apps: 0, zones: 0, people: 0 });
   });
 
+  it('generates 50,000 places (a bulk load) inside its transaction, from a seed with a NUL and non-ASCII text', async () => {
+    // From 50,000 places a generation loads by COPY; inside the fixtures' transaction it uses that one
+    // connection and leaves VACUUM (which cannot run in a transaction) to autovacuum.
+    const file = fixtureFile(`places:
+  generate: { seed: "nul\\0 é 🧭", count: 50000 }
+`);
+    const result = await runCommand(['fixtures', 'load', file, '--json'], runtime);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ places: 50_000 });
+    const { rows } = await deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM places');
+    expect(rows[0]!.n).toBe(50_000);
+  }, 120_000);
+
   it('says which argument is missing', async () => {
     const result = await runCommand(['fixtures', 'load'], runtime);
     expect(result.code).toBe(2);
