@@ -162,6 +162,31 @@ describe('category + open_now, nearest first, from places_open_kinds', () => {
   });
 });
 
+describe('the span of a place in places_open_kinds', () => {
+  it('leaves out the longest closure of the week, where the minutes of the day alone would not', async () => {
+    // Lunch and dinner from Monday to Saturday in Paris (UTC+1, +2 in summer): the day holds 12:00–23:00 local,
+    // 10:00–22:00 UTC at the widest; the week, Monday 12:00 to Saturday 23:00 local, without the Sunday, when
+    // the minutes of the day would still take it for open at 22:00.
+    const { rows } = await f.deps.db.query<{ corners: number[] }>(
+      `SELECT ARRAY[cube_ll_coord(span, 4), cube_ur_coord(span, 4), cube_ll_coord(span, 5), cube_ur_coord(span, 5)]
+              AS corners
+         FROM places_open_kinds WHERE fsq_place_id = 'kind037'`,
+    );
+    expect(records[36]).toMatchObject({ fsq_place_id: 'kind037', time_zone: 'Europe/Paris', hours: PATTERNS[4] });
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.corners.map(Number)).toEqual([600, 1319, 600, 5 * 1440 + 1319]);
+    // Over the end of the week: Friday and Saturday nights and Sunday evening into Monday 04:00, in New York.
+    const late = records.find((r) => r.hours === PATTERNS[1] && r.time_zone === 'America/New_York')!;
+    const wrapped = await f.deps.db.query<{ corners: number[] }>(
+      `SELECT ARRAY[cube_ll_coord(span, 5), cube_ur_coord(span, 5)] AS corners
+         FROM places_open_kinds WHERE fsq_place_id = $1 LIMIT 1`,
+      [late.fsq_place_id],
+    );
+    // Friday 18:00 local to Monday 04:00 local, UTC-4 and UTC-5: Friday 22:00 to Monday 09:00 UTC.
+    expect(wrapped.rows[0]!.corners.map(Number)).toEqual([4 * 1440 + 1320, 7 * 1440 + 9 * 60 - 1]);
+  });
+});
+
 /** Rows of places_open_kinds that are not what places_open_kinds_of gives for the places, and the other way. */
 async function differences(): Promise<number> {
   const { rows } = await f.deps.db.query<{ n: number }>(

@@ -116,18 +116,43 @@ export function openSlotTokens(
 }
 
 /**
- * The span of a place's rows in places_open_kinds (migration 0018), as its places_open_kinds_of computes it: the
- * minutes of the UTC day during which the place is open on some day of the week, [start, stop] with start in
- * [0, 1440) and stop possibly past midnight, or [0, 1439] when that covers the whole day. `intervals` as
- * weekIntervals gives them (sorted, merged); an interval from Sunday into Monday is stored as two, [0, …) first
- * and (…, 10080) last, joined here. Undefined without hours. The bulk writers compute it here rather than by
- * that function on the server (places-write.ts: copyPlaces); the tests compare both, row for row.
+ * Where, in UTC minutes of a cycle, a place is open at some time: the hull [first, past) of its open intervals in
+ * local minutes, moved to UTC by its zone's offsets, as [start, stop] with start in [0, cycle) and stop possibly
+ * past the cycle's end, or [0, cycle - 1] when that covers the whole cycle.
+ */
+function utcHull(
+  first: number,
+  past: number,
+  offsetsOfZone: readonly number[],
+  cycle: number,
+): [number, number] {
+  const from = first - Math.max(...offsetsOfZone);
+  const to = past - Math.min(...offsetsOfZone);
+  if (to - from >= cycle) return [0, cycle - 1];
+  const start = ((from % cycle) + cycle) % cycle;
+  return [start, start + to - from - 1];
+}
+
+/**
+ * The span of a place's rows in places_open_kinds (migrations 0018, 0019), as its places_open_kinds_of computes
+ * it: [dayStart, dayStop, weekStart, weekStop].
+ *
+ * - The day: the minutes of the UTC day during which the place is open on some day of the week (the hull of its
+ *   intervals' minutes of the day).
+ * - The week: the minutes of the UTC week (Monday 00:00 = 0) from the opening after its longest closure to the
+ *   closing before it (the smallest arc of the week that holds every interval). A restaurant closed from Sunday
+ *   21:00 to Monday 11:00 is outside it on Sunday night, though open at that time of day on Saturday.
+ *
+ * Each as utcHull gives it. `intervals` as weekIntervals gives them (sorted, merged); an interval from Sunday
+ * into Monday is stored as two, [0, …) first and (…, 10080) last, joined here. Undefined without hours. The bulk
+ * writers compute it here rather than by that function on the server (places-write.ts: copyPlaces); the tests
+ * compare both, row for row.
  */
 export function openKindSpan(
   intervals: readonly (readonly [number, number])[],
   zone: string | null,
   year: number,
-): [number, number] | undefined {
+): [number, number, number, number] | undefined {
   const n = intervals.length;
   if (n === 0) return undefined;
   const [firstStart, firstEnd] = intervals[0]!;
@@ -141,10 +166,22 @@ export function openKindSpan(
     hullStart = Math.min(hullStart, from);
     hullEnd = Math.max(hullEnd, to);
   }
+  // The longest closure: after interval `longest`, until the next (the first one's start a week later after the
+  // last); the first longest when several are as long.
+  let longest = n - 1;
+  let gap = firstStart + MINUTES_PER_WEEK - intervals[n - 1]![1];
+  for (let i = 0; i < n - 1; i++) {
+    const closed = intervals[i + 1]![0] - intervals[i]![1];
+    if (closed > gap || (closed === gap && i < longest)) {
+      gap = closed;
+      longest = i;
+    }
+  }
+  const weekFirst = longest === n - 1 ? firstStart : intervals[longest + 1]![0];
+  const weekPast = intervals[longest]![1] + (longest === n - 1 ? 0 : MINUTES_PER_WEEK);
   const zoneOffsets = offsets(zone, year);
-  const first = hullStart - Math.max(...zoneOffsets);
-  const past = hullEnd - Math.min(...zoneOffsets);
-  if (past - first >= 1440) return [0, 1439];
-  const start = ((first % 1440) + 1440) % 1440;
-  return [start, start + past - first - 1];
+  return [
+    ...utcHull(hullStart, hullEnd, zoneOffsets, 1440),
+    ...utcHull(weekFirst, weekPast, zoneOffsets, MINUTES_PER_WEEK),
+  ] as [number, number, number, number];
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from '@cairn/kit';
 import { chordFor } from '../data/earth.ts';
+import { MINUTES_PER_WEEK } from '../data/hours.ts';
 import { categorySlotToken, openKind, openSlotToken } from '../data/open-hours.ts';
 import { circleBox, type Order, pointLiteral, rectangleBox, type SearchPlan } from '../search/plan.ts';
 import { likePattern, Params, PLACE_COLUMNS, type PlaceRow, placeColumnsFor } from './places-read.ts';
@@ -453,13 +454,15 @@ async function nearestQuery(db: Queryable, plan: SearchPlan, fetch: number): Pro
 }
 
 /**
- * `category + open_now` nearest first, for one category asked: the walks of places_open_kinds (migration 0018)
- * outwards from the origin, merged nearest first. Its index holds each place of that kind (or of a kind below it)
- * with the minutes of the UTC day it is open on some day, so places closed at this time of day are passed over
- * inside the index; the rows that pass are checked exactly on their zone and week (open_week, copied there).
- * A place's span starts within the UTC day and may run past midnight: it is open now if it holds the minute now
- * or the minute now + 1440, one walk each (no span holds both). The distance in the span's four dimensions is
- * the chord, the time being the same. Undefined where this does not apply.
+ * `category + open_now` nearest first, for one category asked: the walks of places_open_kinds (migrations 0018,
+ * 0019) outwards from the origin, merged nearest first. Its index holds each place of that kind (or of a kind
+ * below it) with the minutes of the UTC day it is open on some day and the arc of the UTC week it is open in, so
+ * places closed at this time of day, or in their longest closure of the week, are passed over inside the index;
+ * the rows that pass are checked exactly on their zone and week (open_week, copied there). A span's day starts
+ * within the day and may run past midnight, its week likewise past the week's end: it holds now if it holds the
+ * minute of the day now or that plus 1440, and the minute of the week now or that plus 10080 — one walk for each
+ * of the four (no span holds both of either). The distance in the span's five dimensions is the chord, the times
+ * being inside it. Undefined where this does not apply.
  */
 function openKindsWalk(p: Params, plan: SearchPlan, origin: string): string | undefined {
   const roots = plan.categoryRoots ?? [];
@@ -468,15 +471,23 @@ function openKindsWalk(p: Params, plan: SearchPlan, origin: string): string | un
   const kind = p.add(openKind(roots[0]!));
   const area = p.add(box);
   const local = localMinute(p, plan, p.add(plan.openNowAt.toISOString()));
-  const minute = plan.openNowAt.getUTCHours() * 60 + plan.openNowAt.getUTCMinutes();
-  const walk = (t: number) => {
-    const at = p.add(t);
-    return `(SELECT fsq_place_id, span <-> cube(${origin}::cube, ${at}::float8) AS chord
+  const at = plan.openNowAt;
+  const minute = at.getUTCHours() * 60 + at.getUTCMinutes();
+  const ofWeek = ((at.getUTCDay() + 6) % 7) * 1440 + minute;
+  const walk = (day: number, week: number) => {
+    const [d, w] = [p.add(day), p.add(week)];
+    const point = `cube(cube(${origin}::cube, ${d}::float8), ${w}::float8)`;
+    return `(SELECT fsq_place_id, span <-> ${point} AS chord
            FROM places_open_kinds
           WHERE kind = ${kind}::int
-            AND span && cube(${area}::cube, ${at}::float8, ${at}::float8)
+            AND span && cube(cube(${area}::cube, ${d}::float8, ${d}::float8), ${w}::float8, ${w}::float8)
             AND (open_week @> ${local}) IS TRUE
-          ORDER BY span <-> cube(${origin}::cube, ${at}::float8))`;
+          ORDER BY span <-> ${point})`;
   };
-  return `${walk(minute)}\n         UNION ALL ${walk(minute + 1440)}`;
+  return [
+    walk(minute, ofWeek),
+    walk(minute + 1440, ofWeek),
+    walk(minute, ofWeek + MINUTES_PER_WEEK),
+    walk(minute + 1440, ofWeek + MINUTES_PER_WEEK),
+  ].join('\n         UNION ALL ');
 }

@@ -150,14 +150,16 @@ export class PlacesCopyBuilder {
 }
 
 /**
- * A place's rows of places_open_kinds in COPY's text format, as places_open_kinds_of (migration 0018) gives them:
+ * A place's rows of places_open_kinds in COPY's text format, as places_open_kinds_of (migration 0019) gives them:
  * one per kind (its categories and their ancestors), none without opening hours.
  */
 function openKindLines(r: PlaceRecord, d: ReturnType<typeof derived>, year: number): string | undefined {
   const span = openKindSpan(d.week, r.time_zone, year);
   if (span === undefined) return undefined;
   const [x, y, z] = d.pt;
-  const rest = `\t(${x}, ${y}, ${z}, ${span[0]}),(${x}, ${y}, ${z}, ${span[1]})\t${copyField(r.time_zone)}\t${copyField(d.open_week)}\n`;
+  const [dayStart, dayStop, weekStart, weekStop] = span;
+  const corners = `(${x}, ${y}, ${z}, ${dayStart}, ${weekStart}),(${x}, ${y}, ${z}, ${dayStop}, ${weekStop})`;
+  const rest = `\t${corners}\t${copyField(r.time_zone)}\t${copyField(d.open_week)}\n`;
   const id = copyField(r.fsq_place_id);
   let lines = '';
   for (const kind of placeKinds(d.paths)) lines += `${id}\t${openKind(kind)}${rest}`;
