@@ -312,9 +312,14 @@ interface Sizes {
   /** Block reads of both tables and their indexes during the scenarios: from the buffer cache, and from the OS. */
   hit: number;
   read: number;
+  /** The server's memory settings, as it reports them ("shared_buffers 128MB, …"). */
+  settings: string;
 }
 
-async function sizes(): Promise<Omit<Sizes, 'hit' | 'read'> & { hit: number; read: number }> {
+/** The settings that decide how much of a large dataset the server keeps in memory. */
+const MEMORY_SETTINGS = ['shared_buffers', 'effective_cache_size', 'work_mem'];
+
+async function sizes(): Promise<Sizes> {
   const client = new pg.Client({ connectionString: dbUrl(dbName) });
   await client.connect();
   try {
@@ -330,7 +335,12 @@ async function sizes(): Promise<Omit<Sizes, 'hit' | 'read'> & { hit: number; rea
               sum(coalesce(heap_blks_read, 0) + coalesce(idx_blks_read, 0)) AS read
          FROM pg_statio_user_tables WHERE relname IN ('places', 'places_open_kinds')`,
     );
+    const settings = await client.query<{ name: string; setting: string }>(
+      `SELECT name, current_setting(name) AS setting FROM unnest($1::text[]) AS name`,
+      [MEMORY_SETTINGS],
+    );
     return {
+      settings: settings.rows.map((r) => `${r.name} ${r.setting}`).join(', '),
       table: Number(table.rows[0]!.bytes),
       openKinds: Number(table.rows[0]!.open_kinds),
       indexes: indexes.rows.map((r) => ({ name: r.name, bytes: Number(r.bytes) })),
@@ -493,7 +503,7 @@ function print(m: Measured) {
     );
     const reads = z.hit + z.read;
     console.log(
-      `block reads during the scenarios: ${reads.toLocaleString('en-US')}, ${reads ? ((100 * z.read) / reads).toFixed(1) : '0'}% missed PostgreSQL's buffer cache`,
+      `block reads during the scenarios: ${reads.toLocaleString('en-US')}, ${reads ? ((100 * z.read) / reads).toFixed(1) : '0'}% missed PostgreSQL's buffer cache (${z.settings})`,
     );
   }
 }
@@ -548,6 +558,7 @@ if (measured.length > 1) {
   row('buffer cache misses', (m) =>
     m.sizes ? `${((100 * m.sizes.read) / Math.max(1, m.sizes.hit + m.sizes.read)).toFixed(1)}%` : '-',
   );
+  row('shared_buffers', (m) => m.sizes?.settings.match(/shared_buffers (\S+)/)?.[1] ?? '-');
   row('server resident memory', (m) => `${m.memory.rss.toFixed(0)} MB`);
   row('load average (start)', (m) => m.loadAtStart.split(' ')[0]!);
 }

@@ -172,7 +172,11 @@ describe('the span of a place in places_open_kinds', () => {
               AS corners
          FROM places_open_kinds WHERE fsq_place_id = 'kind037'`,
     );
-    expect(records[36]).toMatchObject({ fsq_place_id: 'kind037', time_zone: 'Europe/Paris', hours: PATTERNS[4] });
+    expect(records[36]).toMatchObject({
+      fsq_place_id: 'kind037',
+      time_zone: 'Europe/Paris',
+      hours: PATTERNS[4],
+    });
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row.corners.map(Number)).toEqual([600, 1319, 600, 5 * 1440 + 1319]);
     // Over the end of the week: Friday and Saturday nights and Sunday evening into Monday 04:00, in New York.
