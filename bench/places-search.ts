@@ -558,7 +558,7 @@ if (measured.length > 1) {
   row('buffer cache misses', (m) =>
     m.sizes ? `${((100 * m.sizes.read) / Math.max(1, m.sizes.hit + m.sizes.read)).toFixed(1)}%` : '-',
   );
-  row('shared_buffers', (m) => m.sizes?.settings.match(/shared_buffers (\S+)/)?.[1] ?? '-');
+  row('shared_buffers', (m) => m.sizes?.settings.match(/shared_buffers ([^,\s]+)/)?.[1] ?? '-');
   row('server resident memory', (m) => `${m.memory.rss.toFixed(0)} MB`);
   row('load average (start)', (m) => m.loadAtStart.split(' ')[0]!);
 }
