@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namesOf, type PlaceRecord, writePlaces } from '../src/index.ts';
 import { copyPlaces, PlacesCopyBuilder } from '../src/store/places-write.ts';
@@ -188,6 +189,27 @@ describe('the span of a place in places_open_kinds', () => {
     );
     // Friday 18:00 local to Monday 04:00 local, UTC-4 and UTC-5: Friday 22:00 to Monday 09:00 UTC.
     expect(wrapped.rows[0]!.corners.map(Number)).toEqual([4 * 1440 + 1320, 7 * 1440 + 9 * 60 - 1]);
+  });
+
+  it('migration 0019 gives the places already there their week, as the write path does', async () => {
+    const db = f.deps.db;
+    const count = async () =>
+      (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM places_open_kinds')).rows[0]!.n;
+    const rows = await count();
+    expect(rows).toBeGreaterThan(records.length);
+    // Back to the spans of 0018 (the point and the day), then 0019 as it is.
+    await db.exec('UPDATE places_open_kinds SET span = cube_subset(span, ARRAY[1, 2, 3, 4])');
+    const migrations = new URL('../migrations/', import.meta.url);
+    await db.exec(readFileSync(new URL('0019_open_kinds_week.sql', migrations), 'utf8'));
+    expect(await count()).toBe(rows);
+    expect(await differences()).toBe(0);
+    const { rows: dims } = await db.query<{ d: number }>(
+      'SELECT DISTINCT cube_dim(span) AS d FROM places_open_kinds',
+    );
+    expect(dims).toEqual([{ d: 5 }]);
+    const at = new Date(Date.UTC(2025, 10, 2, 21, 30)); // a Sunday night in Paris
+    f.clock.set(at);
+    expect(await everyPage(f, search(50))).toEqual(expected(at, records));
   });
 });
 
