@@ -69,6 +69,10 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
  * the local minute is the same throughout a second (and formatting costs ~10 µs). */
 const lastMinute = new Map<string, { second: number; minute: number }>();
 
+/** The minute of the UTC week at `at`; Monday 00:00 = 0. */
+export const utcMinuteOfWeek = (at: Date): number =>
+  ((at.getUTCDay() + 6) % 7) * 1440 + at.getUTCHours() * 60 + at.getUTCMinutes();
+
 /** Minute of the local week at `at` in `timeZone` (UTC when the zone is unknown). */
 export function localMinuteOfWeek(at: Date, timeZone: string | null): number {
   const zone = timeZone ?? 'UTC';

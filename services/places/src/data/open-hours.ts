@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { localMinuteOfWeek, MINUTES_PER_WEEK } from './hours.ts';
+import { localMinuteOfWeek, MINUTES_PER_WEEK, utcMinuteOfWeek } from './hours.ts';
 
 /**
  * The 3-hour slots of the UTC day (0 = 00:00–03:00 … 7 = 21:00–24:00) during which a place is open at some
@@ -85,8 +85,7 @@ function offsets(zone: string | null, year: number): number[] {
   const out = new Set<number>();
   for (const month of [0, 6]) {
     const at = new Date(Date.UTC(year, month, 15, 12));
-    const utc = ((at.getUTCDay() + 6) % 7) * 1440 + at.getUTCHours() * 60 + at.getUTCMinutes();
-    let offset = (localMinuteOfWeek(at, zone) - utc) % MINUTES_PER_WEEK;
+    let offset = (localMinuteOfWeek(at, zone) - utcMinuteOfWeek(at)) % MINUTES_PER_WEEK;
     if (offset > MINUTES_PER_WEEK / 2) offset -= MINUTES_PER_WEEK;
     if (offset < -MINUTES_PER_WEEK / 2) offset += MINUTES_PER_WEEK;
     out.add(offset);

@@ -1,6 +1,6 @@
 import type { Queryable } from '@cairn/kit';
 import { chordFor } from '../data/earth.ts';
-import { MINUTES_PER_WEEK } from '../data/hours.ts';
+import { MINUTES_PER_WEEK, utcMinuteOfWeek } from '../data/hours.ts';
 import { categorySlotToken, openKind, openSlotToken } from '../data/open-hours.ts';
 import { circleBox, type Order, pointLiteral, rectangleBox, type SearchPlan } from '../search/plan.ts';
 import { likePattern, Params, PLACE_COLUMNS, type PlaceRow, placeColumnsFor } from './places-read.ts';
@@ -473,7 +473,7 @@ function openKindsWalk(p: Params, plan: SearchPlan, origin: string): string | un
   const local = localMinute(p, plan, p.add(plan.openNowAt.toISOString()));
   const at = plan.openNowAt;
   const minute = at.getUTCHours() * 60 + at.getUTCMinutes();
-  const ofWeek = ((at.getUTCDay() + 6) % 7) * 1440 + minute;
+  const ofWeek = utcMinuteOfWeek(at);
   const walk = (day: number, week: number) => {
     const [d, w] = [p.add(day), p.add(week)];
     const point = `cube(cube(${origin}::cube, ${d}::float8), ${w}::float8)`;
