@@ -6,7 +6,7 @@
 // - open loop (requests sent at a fixed rate whatever the answers, on as many connections as that takes):
 //   median/p99 latency measured from the time each request was due to be sent, so a stalled server is not
 //   hidden by requests that were never sent (no coordinated omission). The rate is given, or half of the
-//   scenario's closed-loop throughput. It runs in rounds (PLACES_BENCH_ROUNDS, default 3), the scenarios
+//   scenario's closed-loop throughput. It runs in rounds (PLACES_BENCH_ROUNDS, default 5), the scenarios
 //   taking turns, and prints each scenario's median round; the load generator runs at nice -10 meanwhile
 //   where allowed (PLACES_BENCH_NICE), as clients on other machines would not share the server's cores.
 // Targets (issue 20, at 1M on PostgreSQL): generate < 60 s, import < 60 s, open-loop p99 < 10 ms (a–d);
@@ -17,10 +17,13 @@
 //      of the last run when it holds the same count (no generation, no import); PLACES_BENCH_ONLY=bc runs only
 //      the scenarios named. The closed-loop table adds the CPU time per request of the server process and of
 //      the PostgreSQL backends (from /proc), which, unlike latency, does not grow with queueing.
-//      PLACES_BENCH_COUNTS=1000000,10000000 (PostgreSQL) measures each size in turn, each in its own database
-//      (cairn_1m, cairn_10m; PLACES_BENCH_PREFIX=h8_ names them h8_1m, h8_10m; with PLACES_BENCH_REUSE=1 kept between runs), the open loop of every size at the
-//      rate chosen for the first, and prints them side by side with the table and index sizes, the server's
-//      memory and the share of PostgreSQL block reads that missed its buffer cache.
+//      PLACES_BENCH_COUNTS=1000000,10000000 (PostgreSQL) measures several sizes, each in its own database
+//      (cairn_1m, cairn_10m; PLACES_BENCH_PREFIX=h8_ names them h8_1m, h8_10m; with PLACES_BENCH_REUSE=1 kept
+//      between runs), each on its own server, all servers up together: the closed loops size by size, then the
+//      open loop's rounds with every size in each scenario's turn (2 s of warm-up before each phase), at the
+//      rate chosen for the first size, so that round r of both sizes shares one minute of this shared machine.
+//      It prints them side by side, with each round's p99 ratio, the table and index sizes, the server's memory
+//      and the share of PostgreSQL block reads that missed its buffer cache.
 //      open_now is asked at the same hours for every size: each size's server starts its clock at the instant
 //      this run started (or PLACES_BENCH_AT, an ISO time), as the hour decides which places are open.
 import { spawn } from 'node:child_process';
@@ -39,7 +42,7 @@ import { quantile } from './report.ts';
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 8);
 const fixedRate = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
-const openRounds = Number(process.env.PLACES_BENCH_ROUNDS ?? 3);
+const openRounds = Number(process.env.PLACES_BENCH_ROUNDS ?? 5);
 /** The instant each size's server starts its clock at (so the sizes are asked open_now at the same hours). */
 const benchAt = process.env.PLACES_BENCH_AT ?? new Date().toISOString();
 const dir = mkdtempSync(join(tmpdir(), 'cairn-places-bench-'));
@@ -82,14 +85,25 @@ function firstJsonLine<T>(proc: ReturnType<typeof child>): Promise<T> {
   });
 }
 
-let server: ReturnType<typeof child>;
-let ready: Ready;
-let headers: Record<string, string>;
-let dbName = `${BENCH_PREFIX}bench_places`;
+/** One size's server, serving its own database, and what it said when ready. */
+interface Served {
+  server: ReturnType<typeof child>;
+  ready: Ready;
+  headers: Record<string, string>;
+  dbName: string;
+  imported?: { imported: number; bad: number; ms: number };
+  /** The database's sizes and block reads before the scenarios (PostgreSQL). */
+  before?: Sizes;
+  loadAtStart: string;
+}
+
+/** The cities and the category the scenarios ask for: the same for every size (from the first server). */
+let cities: Ready['cities'] = [];
+let restaurant = '';
 
 // Query centres: the 100 most populous cities, where generated places are densest, jittered a little.
 let i = 0;
-const city = () => ready.cities[i++ % ready.cities.length]!;
+const city = () => cities[i++ % cities.length]!;
 const ll = () => {
   const c = city();
   return `${(c.latitude + ((i * 7919) % 100) / 5000).toFixed(5)},${(c.longitude + ((i * 104729) % 100) / 5000).toFixed(5)}`;
@@ -99,7 +113,7 @@ const scenarios: Record<string, () => string> = {
   '(a) ll + radius, nearest': () => `/places/search?ll=${ll()}&radius=5000&limit=10`,
   '(b) query + ll': () => `/places/search?query=${words[i % words.length]}&ll=${ll()}&limit=10`,
   '(c) category + open_now + ll': () =>
-    `/places/search?fsq_category_ids=${ready.restaurant}&open_now=true&ll=${ll()}&limit=10`,
+    `/places/search?fsq_category_ids=${restaurant}&open_now=true&ll=${ll()}&limit=10`,
   '(d) near': () => `/places/search?near=${encodeURIComponent(city().name)}&limit=10`,
 };
 
@@ -130,7 +144,7 @@ function cpuUsed(before: Map<number, number>, after: Map<number, number>): numbe
 }
 
 /** The PostgreSQL backends serving the benchmark's database (none on PGlite, which runs in the server). */
-async function backendPids(): Promise<number[]> {
+async function backendPids({ ready, dbName }: Served): Promise<number[]> {
   if (ready.engine !== 'postgres' || !process.env.DATABASE_URL) return [];
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
@@ -142,9 +156,10 @@ async function backendPids(): Promise<number[]> {
   return rows.map((r) => r.pid);
 }
 
-async function run(path: () => string) {
+async function run(served: Served, path: () => string) {
+  const { server, ready, headers } = served;
   const nodeBefore = cpuMs([server.pid!]);
-  const pgBefore = cpuMs(await backendPids());
+  const pgBefore = cpuMs(await backendPids(served));
   const result = await autocannon({
     url: `http://127.0.0.1:${ready.port}`,
     connections,
@@ -160,7 +175,7 @@ async function run(path: () => string) {
     p50: result.latency.p50,
     p99: result.latency.p99,
     nodeCpu: cpuUsed(nodeBefore, cpuMs([server.pid!])) / requests,
-    pgCpu: cpuUsed(pgBefore, cpuMs(await backendPids())) / requests,
+    pgCpu: cpuUsed(pgBefore, cpuMs(await backendPids(served))) / requests,
     load: loadavg()[0]!,
   };
 }
@@ -197,7 +212,7 @@ interface ServerStalls {
 }
 
 /** The server's stalls since the last call (places-server.ts answers over IPC). */
-function serverStalls(): Promise<ServerStalls> {
+function serverStalls({ server }: Served): Promise<ServerStalls> {
   return new Promise((resolve) => {
     server.once('message', (m) => resolve(m as ServerStalls));
     server.send('stalls');
@@ -208,14 +223,19 @@ function serverStalls(): Promise<ServerStalls> {
  * Sends `rate` requests a second for `seconds`, each at its due time, on keep-alive connections opened as
  * needed (bench/raw-http.ts); a request's latency runs from its due time to the end of its answer.
  */
-async function openLoop(path: () => string, rate: number): Promise<OpenFigures> {
-  const client = new RawHttpClient(ready.port, headerLines(headers));
+async function openLoop(
+  served: Served,
+  path: () => string,
+  rate: number,
+  phaseSeconds = seconds,
+): Promise<OpenFigures> {
+  const client = new RawHttpClient(served.ready.port, headerLines(served.headers));
   const interval = 1000 / rate;
-  const total = Math.max(1, Math.round(rate * seconds));
+  const total = Math.max(1, Math.round(rate * phaseSeconds));
   const latencies: number[] = [];
   const failures: string[] = [];
   let lag = 0;
-  await serverStalls(); // starts the server's count for this phase
+  await serverStalls(served); // starts the server's count for this phase
   const refaultsBefore = refaults();
   const niceness = getPriority();
   const raised = raisePriority();
@@ -247,7 +267,7 @@ async function openLoop(path: () => string, rate: number): Promise<OpenFigures> 
   });
   const elapsed = performance.now() - start;
   if (raised) setPriority(niceness);
-  const stalls = await serverStalls();
+  const stalls = await serverStalls(served);
   client.close();
   if (failures.length > 0) throw new Error(`${failures.length} failed, e.g. ${failures[0]}`);
   latencies.sort((x, y) => x - y);
@@ -319,7 +339,7 @@ interface Sizes {
 /** The settings that decide how much of a large dataset the server keeps in memory. */
 const MEMORY_SETTINGS = ['shared_buffers', 'effective_cache_size', 'work_mem'];
 
-async function sizes(): Promise<Sizes> {
+async function sizes(dbName: string): Promise<Sizes> {
   const client = new pg.Client({ connectionString: dbUrl(dbName) });
   await client.connect();
   try {
@@ -377,74 +397,112 @@ interface Measured {
 /** Rates of the open loop per scenario: given, or half the closed-loop req/s of the first size measured. */
 const rates: Record<string, number> = {};
 
-async function measure(count: number, name: string | undefined): Promise<Measured> {
-  if (name) dbName = name;
-  server = child('./places-server.ts', [], {
-    PLACES_BENCH_CSV: csv,
-    PLACES_BENCH_COUNT: String(count),
-    ...(name ? { PLACES_BENCH_DB: name } : {}),
-  });
-  ready = await firstJsonLine<Ready>(server);
+const only = process.env.PLACES_BENCH_ONLY; // e.g. "bc": only scenarios (b) and (c)
+const chosen = Object.entries(scenarios).filter(([scenario]) => !only || only.includes(scenario[1]!));
+
+/**
+ * A size's server, ready to measure: its database generated (then exported and imported, timed) unless reused.
+ * Searches are measured on a server that did not generate the places, as `cairn serve` after `cairn places
+ * generate` is: the generating process's heap would put its garbage collector's pauses on the latencies.
+ */
+async function serve(count: number, name: string | undefined): Promise<Served> {
+  const dbName = name ?? `${BENCH_PREFIX}bench_places`;
+  const env = { PLACES_BENCH_COUNT: String(count), ...(name ? { PLACES_BENCH_DB: name } : {}) };
+  let server = child('./places-server.ts', [], { ...env, PLACES_BENCH_CSV: csv });
+  let ready = await firstJsonLine<Ready>(server);
+  let imported: Served['imported'];
   if (ready.generateMs !== null && ready.engine === 'postgres') {
-    // Searches are measured on a server that did not generate the places, as `cairn serve` after `cairn places
-    // generate` is: the generating process's heap would put its garbage collector's pauses on the latencies.
     const generated = ready;
     server.kill('SIGTERM');
     await new Promise((ok) => server.once('exit', ok));
-    server = child('./places-server.ts', [], {
-      PLACES_BENCH_COUNT: String(count),
-      PLACES_BENCH_REUSE: '1',
-      ...(name ? { PLACES_BENCH_DB: name } : {}),
-    });
+    imported = await importCsv();
+    server = child('./places-server.ts', [], { ...env, PLACES_BENCH_REUSE: '1' });
     ready = {
       ...(await firstJsonLine<Ready>(server)),
       generateMs: generated.generateMs,
       exportMs: generated.exportMs,
     };
+  } else if (ready.generateMs !== null) {
+    imported = await importCsv(); // PGlite: the server keeps its in-memory database
   }
-  headers = { authorization: `Bearer ${ready.key}`, 'x-places-api-version': '2025-06-17' };
-  const loadAtStart = load();
-  const before = ready.engine === 'postgres' ? await sizes() : undefined;
+  if (cities.length === 0) ({ cities, restaurant } = ready);
+  const headers = { authorization: `Bearer ${ready.key}`, 'x-places-api-version': '2025-06-17' };
+  return { server, ready, headers, dbName, ...(imported ? { imported } : {}), loadAtStart: load() };
+}
+
+/** The exported CSV imported into a fresh database, as `cairn places import` does; the file is removed. */
+async function importCsv(): Promise<NonNullable<Served['imported']>> {
+  const importer = child('./places-import.ts', [csv], {});
+  const imported = await firstJsonLine<{ imported: number; bad: number; ms: number }>(importer);
+  await new Promise((ok) => importer.once('exit', ok));
+  rmSync(csv, { force: true });
+  return imported;
+}
+
+/** The closed loop of each scenario on one size (after a warm-up run: caches, JIT); the first size sets the rates. */
+async function closedLoop(served: Served): Promise<Record<string, Awaited<ReturnType<typeof run>>>> {
+  if (served.ready.engine === 'postgres') served.before = await sizes(served.dbName);
   const figures: Record<string, Awaited<ReturnType<typeof run>>> = {};
-  const open: Record<string, OpenFigures> = {};
-  const only = process.env.PLACES_BENCH_ONLY; // e.g. "bc": only scenarios (b) and (c)
-  const chosen = Object.entries(scenarios).filter(([scenario]) => !only || only.includes(scenario[1]!));
   for (const [scenario, path] of chosen) {
-    await run(path); // warm-up: caches, JIT
-    figures[scenario] = await run(path);
+    await run(served, path);
+    figures[scenario] = await run(served, path);
     rates[scenario] ??= fixedRate ?? Math.max(1, Math.round(figures[scenario].rps / 2));
   }
-  // The open loop in rounds, the scenarios taking turns, so that one stall of this shared machine spoils one
-  // round of one scenario; each scenario's figures are those of its median round (by p99).
-  const rounds: Record<string, OpenFigures[]> = {};
+  return figures;
+}
+
+/** Seconds of open loop before each measured round, not counted: the size's pages back in the buffer cache. */
+const WARM_UP_SECONDS = 2;
+
+/**
+ * The open loop in rounds. Each round, the scenarios take turns and every size is measured in each scenario's
+ * turn, one after the other (the order reversed every other round), so that the sizes compared share the
+ * machine's state of that minute: a stall of this shared machine spoils one round of one scenario of one size,
+ * and a slow spell (a checkpoint, another process) falls on both sizes rather than on whichever was measured
+ * then. Each measured phase follows WARM_UP_SECONDS of the same load, since the size measured just before has
+ * filled PostgreSQL's buffer cache with its own pages.
+ */
+async function openRoundsInTurn(all: readonly Served[]): Promise<Map<Served, Record<string, OpenFigures[]>>> {
+  const rounds = new Map(all.map((served) => [served, {} as Record<string, OpenFigures[]>]));
   for (let round = 0; round < openRounds; round++) {
     for (const [scenario, path] of chosen) {
-      (rounds[scenario] ??= []).push(await openLoop(path, rates[scenario]!));
+      for (const served of round % 2 === 0 ? all : [...all].reverse()) {
+        if (all.length > 1) await openLoop(served, path, rates[scenario]!, WARM_UP_SECONDS);
+        (rounds.get(served)![scenario] ??= []).push(await openLoop(served, path, rates[scenario]!));
+      }
     }
   }
+  return rounds;
+}
+
+/** Each scenario's median round (by p99), with every round kept in order. */
+function medianRounds(rounds: Record<string, OpenFigures[]>): Record<string, OpenFigures> {
+  const open: Record<string, OpenFigures> = {};
   for (const [scenario, list] of Object.entries(rounds)) {
     const sorted = [...list].sort((x, y) => x.p99 - y.p99);
     open[scenario] = { ...sorted[Math.floor((sorted.length - 1) / 2)]!, rounds: list };
   }
-  const memory = memoryMb(server.pid!);
-  const after = before ? await sizes() : undefined;
-  server.kill('SIGTERM');
-  await new Promise((ok) => server.once('exit', ok));
+  return open;
+}
 
-  let imported: Measured['imported'];
-  if (ready.generateMs !== null) {
-    const importer = child('./places-import.ts', [csv], {});
-    imported = await firstJsonLine<{ imported: number; bad: number; ms: number }>(importer);
-    await new Promise((ok) => importer.once('exit', ok));
-  }
-  rmSync(csv, { force: true });
+/** Stops a size's server, with its memory and its database's block reads over the scenarios. */
+async function finish(
+  served: Served,
+  figures: Measured['figures'],
+  rounds: Record<string, OpenFigures[]>,
+): Promise<Measured> {
+  const memory = memoryMb(served.server.pid!);
+  const before = served.before;
+  const after = before ? await sizes(served.dbName) : undefined;
+  served.server.kill('SIGTERM');
+  await new Promise((ok) => served.server.once('exit', ok));
   return {
-    ready,
-    loadAtStart,
+    ready: served.ready,
+    loadAtStart: served.loadAtStart,
     loadAtEnd: load(),
     figures,
-    open,
-    ...(imported ? { imported } : {}),
+    open: medianRounds(rounds),
+    ...(served.imported ? { imported: served.imported } : {}),
     ...(before && after
       ? { sizes: { ...after, hit: after.hit - before.hit, read: after.read - before.read } }
       : {}),
@@ -517,12 +575,20 @@ if (counts.some((c) => !Number.isInteger(c) || c < 1)) {
 if (counts.length > 1 && !process.env.DATABASE_URL) {
   throw new Error('PLACES_BENCH_COUNTS with several sizes needs PostgreSQL (DATABASE_URL)');
 }
-const measured: Measured[] = [];
+// Every size is generated (or reused) and served first; their servers then stay up together, the closed loops
+// run size after size, and the open loop's rounds take every size in turn (openRoundsInTurn).
+const servedAll: Served[] = [];
 for (const count of counts) {
-  const m = await measure(
-    count,
-    counts.length > 1 ? `${BENCH_PREFIX}${label(count).toLowerCase()}` : undefined,
+  servedAll.push(
+    await serve(count, counts.length > 1 ? `${BENCH_PREFIX}${label(count).toLowerCase()}` : undefined),
   );
+}
+const closed = new Map<Served, Measured['figures']>();
+for (const served of servedAll) closed.set(served, await closedLoop(served));
+const rounds = await openRoundsInTurn(servedAll);
+const measured: Measured[] = [];
+for (const served of servedAll) {
+  const m = await finish(served, closed.get(served)!, rounds.get(served)!);
   print(m);
   measured.push(m);
 }
@@ -537,6 +603,26 @@ if (measured.length > 1) {
     const p99s = measured.map((m) => m.open[name]?.p99 ?? Number.NaN);
     console.log(
       `${name.padEnd(32)} ${String(first!.open[name]!.rate).padStart(7)}${p99s.map((v) => v.toFixed(1).padStart(18)).join('')}   ${(p99s[p99s.length - 1]! / p99s[0]!).toFixed(2)}×`,
+    );
+  }
+  // The rounds were taken in turn (openRoundsInTurn): round r of each size ran in the same minute.
+  console.log(
+    `${'p99 ratio in each round'.padEnd(32)} ${''.padStart(7)}   rounds in order, last size / first   median`,
+  );
+  for (const name of Object.keys(first!.open)) {
+    const firstRounds = first!.open[name]?.rounds ?? [];
+    const lastRounds = measured[measured.length - 1]!.open[name]?.rounds ?? [];
+    const ratios = firstRounds.map((r, n) => (lastRounds[n]?.p99 ?? Number.NaN) / r.p99);
+    const median =
+      quantile(
+        [...ratios].sort((x, y) => x - y),
+        0.5,
+      ) ?? Number.NaN;
+    console.log(
+      `${name.padEnd(32)} ${''.padStart(7)}   ${ratios
+        .map((v) => `${v.toFixed(2)}×`)
+        .join(' ')
+        .padEnd(36)} ${median.toFixed(2)}×`,
     );
   }
   console.log(`${'p99 ms (closed loop)'.padEnd(32)} ${''.padStart(7)}${sizesHead}   ratio`);
