@@ -72,15 +72,30 @@ for (const name of which) {
   const make = scenarios[name];
   if (!make) continue;
   const times: number[] = [];
+  // (b): the time of each query word (its mean over the cities), the words' costs differing most.
+  const byWord = new Map<string, number[]>();
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < cities.length; i++) {
       const started = performance.now();
       await searchPlaces(db, make(i));
-      if (r > 0) times.push(performance.now() - started);
+      if (r === 0) continue;
+      const ms = performance.now() - started;
+      times.push(ms);
+      if (name !== 'b') continue;
+      const word = words[i % words.length]!;
+      const list = byWord.get(word) ?? [];
+      list.push(ms);
+      byWord.set(word, list);
     }
   }
   times.sort((x, y) => x - y);
   const q = (p: number) => quantile(times, p)!.toFixed(1);
   console.log(`(${name}) p50 ${q(0.5)} ms  p90 ${q(0.9)} ms  p99 ${q(0.99)} ms  (${times.length} queries)`);
+  if (byWord.size > 0) {
+    const mean = (list: number[]) => list.reduce((sum, v) => sum + v, 0) / list.length;
+    console.log(
+      `    mean ms by word: ${[...byWord].map(([word, list]) => `${word} ${mean(list).toFixed(2)}`).join(', ')}`,
+    );
+  }
 }
 await db.close();
