@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { namesOf, type PlaceRecord, writePlaces } from '../src/index.ts';
+import { namesOf, type PlaceRecord, placesMigrations, writePlaces } from '../src/index.ts';
 import { copyPlaces, PlacesCopyBuilder } from '../src/store/places-write.ts';
 import { haversine, localMinute, openAt, type Plain } from './brute-force.ts';
 import { bareRecord, everyPage, type PlacesFixture, startPlaces } from './helpers.ts';
@@ -199,8 +198,7 @@ describe('the span of a place in places_open_kinds', () => {
     expect(rows).toBeGreaterThan(records.length);
     // Back to the spans of 0018 (the point and the day), then 0019 as it is.
     await db.exec('UPDATE places_open_kinds SET span = cube_subset(span, ARRAY[1, 2, 3, 4])');
-    const migrations = new URL('../migrations/', import.meta.url);
-    await db.exec(readFileSync(new URL('0019_open_kinds_week.sql', migrations), 'utf8'));
+    await db.exec(placesMigrations.find((m) => m.id === 'places/0019_open_kinds_week.sql')!.sql);
     expect(await count()).toBe(rows);
     expect(await differences()).toBe(0);
     const { rows: dims } = await db.query<{ d: number }>(

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { categorySlotToken, categorySlotTokens, openSlotTokens } from '../src/data/open-hours.ts';
+import { placesMigrations } from '../src/index.ts';
 import { allPlaces, haversine, localMinute, openAt, type Plain } from './brute-force.ts';
 import { everyPage, type PlacesFixture, startPlaces, testCities } from './helpers.ts';
 
@@ -109,8 +109,7 @@ describe('open_now decided in the index', () => {
     await db.query(
       `UPDATE places SET open_hours = array(SELECT t FROM unnest(open_hours) t WHERE t NOT LIKE '%@%')`,
     );
-    const migrations = new URL('../migrations/', import.meta.url);
-    await db.exec(readFileSync(new URL('0017_category_slot_tokens.sql', migrations), 'utf8'));
+    await db.exec(placesMigrations.find((m) => m.id === 'places/0017_category_slot_tokens.sql')!.sql);
     const migrated = await db.query<{ fsq_place_id: string; open_hours: string[] }>(
       'SELECT fsq_place_id, open_hours FROM places ORDER BY fsq_place_id',
     );
