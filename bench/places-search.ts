@@ -85,13 +85,20 @@ function firstJsonLine<T>(proc: ReturnType<typeof child>): Promise<T> {
   });
 }
 
+/** What the import process reports (bench/places-import.ts). */
+interface Imported {
+  imported: number;
+  bad: number;
+  ms: number;
+}
+
 /** One size's server, serving its own database, and what it said when ready. */
 interface Served {
   server: ReturnType<typeof child>;
   ready: Ready;
   headers: Record<string, string>;
   dbName: string;
-  imported?: { imported: number; bad: number; ms: number };
+  imported?: Imported;
   /** The database's sizes and block reads before the scenarios (PostgreSQL). */
   before?: Sizes;
   loadAtStart: string;
@@ -389,7 +396,7 @@ interface Measured {
   loadAtEnd: string;
   figures: Record<string, Awaited<ReturnType<typeof run>>>;
   open: Record<string, OpenFigures>;
-  imported?: { imported: number; bad: number; ms: number };
+  imported?: Imported;
   sizes?: Sizes;
   memory: { rss: number; peak: number };
 }
@@ -410,7 +417,7 @@ async function serve(count: number, name: string | undefined): Promise<Served> {
   const env = { PLACES_BENCH_COUNT: String(count), ...(name ? { PLACES_BENCH_DB: name } : {}) };
   let server = child('./places-server.ts', [], { ...env, PLACES_BENCH_CSV: csv });
   let ready = await firstJsonLine<Ready>(server);
-  let imported: Served['imported'];
+  let imported: Imported | undefined;
   if (ready.generateMs !== null && ready.engine === 'postgres') {
     const generated = ready;
     server.kill('SIGTERM');
@@ -431,9 +438,9 @@ async function serve(count: number, name: string | undefined): Promise<Served> {
 }
 
 /** The exported CSV imported into a fresh database, as `cairn places import` does; the file is removed. */
-async function importCsv(): Promise<NonNullable<Served['imported']>> {
+async function importCsv(): Promise<Imported> {
   const importer = child('./places-import.ts', [csv], {});
-  const imported = await firstJsonLine<{ imported: number; bad: number; ms: number }>(importer);
+  const imported = await firstJsonLine<Imported>(importer);
   await new Promise((ok) => importer.once('exit', ok));
   rmSync(csv, { force: true });
   return imported;
