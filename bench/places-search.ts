@@ -6,7 +6,8 @@
 // - open loop (requests sent at a fixed rate whatever the answers, on as many connections as that takes):
 //   median/p99 latency measured from the time each request was due to be sent, so a stalled server is not
 //   hidden by requests that were never sent (no coordinated omission). The rate is given, or half of the
-//   scenario's closed-loop throughput. It runs in rounds (PLACES_BENCH_ROUNDS, default 5), the scenarios
+//   scenario's closed-loop throughput (with several sizes, the lowest size's: the same load for every size, one
+//   that each serves with room to spare, so the comparison is of searches rather than of one size's queue). It runs in rounds (PLACES_BENCH_ROUNDS, default 5), the scenarios
 //   taking turns, and prints each scenario's median round; the load generator runs at nice -10 meanwhile
 //   where allowed (PLACES_BENCH_NICE), as clients on other machines would not share the server's cores.
 // Targets (issue 20, at 1M on PostgreSQL): generate < 60 s, import < 60 s, open-loop p99 < 10 ms (a–d);
@@ -20,8 +21,8 @@
 //      PLACES_BENCH_COUNTS=1000000,10000000 (PostgreSQL) measures several sizes, each in its own database
 //      (cairn_1m, cairn_10m; PLACES_BENCH_PREFIX=h8_ names them h8_1m, h8_10m; with PLACES_BENCH_REUSE=1 kept
 //      between runs), each on its own server, all servers up together: the closed loops size by size, then the
-//      open loop's rounds with every size in each scenario's turn (2 s of warm-up before each phase), at the
-//      rate chosen for the first size, so that round r of both sizes shares one minute of this shared machine.
+//      open loop's rounds with every size in each scenario's turn (2 s of warm-up before each phase), at one
+//      rate for every size, so that round r of both sizes shares one minute of this shared machine.
 //      It prints them side by side, with each round's p99 ratio, the table and index sizes, the server's memory
 //      and the share of PostgreSQL block reads that missed its buffer cache.
 //      open_now is asked at the same hours for every size: each size's server starts its clock at the instant
@@ -401,8 +402,19 @@ interface Measured {
   memory: { rss: number; peak: number };
 }
 
-/** Rates of the open loop per scenario: given, or half the closed-loop req/s of the first size measured. */
+/**
+ * Rates of the open loop per scenario: given, or half the lowest closed-loop req/s among the sizes. At half of the
+ * larger size's rate instead (the 1M set's, 30 November), 10M's (c) ran at 97% of its own throughput and its p99
+ * was that size's queue, swinging 0.07–71× between runs.
+ */
 const rates: Record<string, number> = {};
+
+function chooseRates(closed: readonly Record<string, { rps: number }>[]): void {
+  for (const [scenario] of chosen) {
+    const lowest = Math.min(...closed.map((figures) => figures[scenario]!.rps));
+    rates[scenario] = fixedRate ?? Math.max(1, Math.round(lowest / 2));
+  }
+}
 
 const only = process.env.PLACES_BENCH_ONLY; // e.g. "bc": only scenarios (b) and (c)
 const chosen = Object.entries(scenarios).filter(([scenario]) => !only || only.includes(scenario[1]!));
@@ -446,14 +458,13 @@ async function importCsv(): Promise<Imported> {
   return imported;
 }
 
-/** The closed loop of each scenario on one size (after a warm-up run: caches, JIT); the first size sets the rates. */
+/** The closed loop of each scenario on one size (after a warm-up run: caches, JIT). */
 async function closedLoop(served: Served): Promise<Record<string, Awaited<ReturnType<typeof run>>>> {
   if (served.ready.engine === 'postgres') served.before = await sizes(served.dbName);
   const figures: Record<string, Awaited<ReturnType<typeof run>>> = {};
   for (const [scenario, path] of chosen) {
     await run(served, path);
     figures[scenario] = await run(served, path);
-    rates[scenario] ??= fixedRate ?? Math.max(1, Math.round(figures[scenario].rps / 2));
   }
   return figures;
 }
@@ -546,7 +557,7 @@ function print(m: Measured) {
     );
   }
   console.log(
-    `open loop, fixed rate (${fixedRate === undefined ? 'half the closed-loop req/s of the first size' : `${fixedRate}/s`}); latency from each request's due time; ${openRounds} rounds, the median round's figures; load generator ${priorityRaised ? `at nice ${generatorNiceness}` : 'at its default priority'}`,
+    `open loop, fixed rate (${fixedRate === undefined ? 'half the lowest closed-loop req/s among the sizes' : `${fixedRate}/s`}); latency from each request's due time; ${openRounds} rounds, the median round's figures; load generator ${priorityRaised ? `at nice ${generatorNiceness}` : 'at its default priority'}`,
   );
   console.log(
     'scenario                          rate/s  sent/s   p50 ms   p90 ms   p99 ms   max ms  send lag ms   load (1 min)   server: GC pauses, max, total ms   loop delay p99, max ms   in server p99, max ms   refaults',
@@ -592,6 +603,7 @@ for (const count of counts) {
 }
 const closed = new Map<Served, Measured['figures']>();
 for (const served of servedAll) closed.set(served, await closedLoop(served));
+chooseRates([...closed.values()]);
 const rounds = await openRoundsInTurn(servedAll);
 const measured: Measured[] = [];
 for (const served of servedAll) {
