@@ -23,7 +23,8 @@
 //      between runs), each on its own server, all servers up together: the closed loops size by size, then the
 //      open loop's rounds with every size in each scenario's turn (2 s of warm-up before each phase), at one
 //      rate for every size, so that round r of both sizes shares one minute of this shared machine.
-//      It prints them side by side, with each round's p99 ratio, the table and index sizes, the server's memory
+//      It prints them side by side, with each round's p99 ratio, the server's own p99 (from its handler to the answer),
+//      the table and index sizes, the server's memory
 //      and the share of PostgreSQL block reads that missed its buffer cache.
 //      open_now is asked at the same hours for every size: each size's server starts its clock at the instant
 //      this run started (or PLACES_BENCH_AT, an ISO time), as the hour decides which places are open.
@@ -617,13 +618,21 @@ if (measured.length > 1) {
   const [first] = measured;
   const sizesHead = measured.map((m) => label(m.ready.count).padStart(18)).join('');
   console.log(`\nside by side (open loop at the same rate for every size; ratio = last size / first)`);
-  console.log(`${'p99 ms (open loop)'.padEnd(32)} ${'rate/s'.padStart(7)}${sizesHead}   ratio`);
-  for (const name of Object.keys(first!.open)) {
-    const p99s = measured.map((m) => m.open[name]?.p99 ?? Number.NaN);
-    console.log(
-      `${name.padEnd(32)} ${String(first!.open[name]!.rate).padStart(7)}${p99s.map((v) => v.toFixed(1).padStart(18)).join('')}   ${(p99s[p99s.length - 1]! / p99s[0]!).toFixed(2)}×`,
-    );
-  }
+  /** One line a scenario: a figure of each size, and the last size's over the first's. */
+  const sideBySide = (
+    title: string,
+    value: (m: Measured, scenario: string) => number | undefined,
+    rate = false,
+  ) => {
+    console.log(`${title.padEnd(32)} ${(rate ? 'rate/s' : '').padStart(7)}${sizesHead}   ratio`);
+    for (const name of Object.keys(first!.open)) {
+      const figures = measured.map((m) => value(m, name) ?? Number.NaN);
+      console.log(
+        `${name.padEnd(32)} ${(rate ? String(first!.open[name]!.rate) : '').padStart(7)}${figures.map((v) => v.toFixed(1).padStart(18)).join('')}   ${(figures[figures.length - 1]! / figures[0]!).toFixed(2)}×`,
+      );
+    }
+  };
+  sideBySide('p99 ms (open loop)', (m, name) => m.open[name]?.p99, true);
   // The rounds were taken in turn (openRoundsInTurn): round r of each size ran in the same minute.
   console.log(
     `${'p99 ratio in each round'.padEnd(32)} ${''.padStart(7)}   rounds in order, last size / first   median`,
@@ -644,13 +653,15 @@ if (measured.length > 1) {
         .padEnd(36)} ${median.toFixed(2)}×`,
     );
   }
-  console.log(`${'p99 ms (closed loop)'.padEnd(32)} ${''.padStart(7)}${sizesHead}   ratio`);
-  for (const name of Object.keys(first!.figures)) {
-    const p99s = measured.map((m) => m.figures[name]?.p99 ?? Number.NaN);
-    console.log(
-      `${name.padEnd(32)} ${''.padStart(7)}${p99s.map((v) => v.toFixed(1).padStart(18)).join('')}   ${(p99s[p99s.length - 1]! / p99s[0]!).toFixed(2)}×`,
-    );
-  }
+  // The server's own p99, the median of the rounds': from the request's handler to its answer, leaving out the
+  // time a request waited before the server read it and the load generator's own stalls on the shared cores.
+  sideBySide('p99 ms in the server (open loop)', (m, name) =>
+    quantile(
+      (m.open[name]?.rounds ?? []).map((r) => r.stalls.servedP99Ms).sort((x, y) => x - y),
+      0.5,
+    ),
+  );
+  sideBySide('p99 ms (closed loop)', (m, name) => m.figures[name]?.p99);
   const row = (title: string, value: (m: Measured) => string) =>
     console.log(`${title.padEnd(40)}${measured.map((m) => value(m).padStart(18)).join('')}`);
   row('generate', (m) => (m.ready.generateMs === null ? 'reused' : s(m.ready.generateMs)));
