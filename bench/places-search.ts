@@ -7,8 +7,8 @@
 //   median/p99 latency measured from the time each request was due to be sent, so a stalled server is not
 //   hidden by requests that were never sent (no coordinated omission). The rate is given, or half of the
 //   scenario's closed-loop throughput (with several sizes, the lowest size's: the same load for every size, one
-//   that each serves with room to spare, so the comparison is of searches rather than of one size's queue). It runs in rounds (PLACES_BENCH_ROUNDS, default 5), the scenarios
-//   taking turns, and prints each scenario's median round; the load generator runs at nice -10 meanwhile
+//   that each serves with room to spare, so the comparison is of searches rather than of one size's queue). It
+//   runs in rounds (PLACES_BENCH_ROUNDS, default 5), the scenarios taking turns, and prints each scenario's median round; the load generator runs at nice -10 meanwhile
 //   where allowed (PLACES_BENCH_NICE), as clients on other machines would not share the server's cores.
 // Targets (issue 20, at 1M on PostgreSQL): generate < 60 s, import < 60 s, open-loop p99 < 10 ms (a–d);
 // (issue 19) at 10M, generate and import < 15 min each, p99 within 1.5× of 1M's.
@@ -23,9 +23,9 @@
 //      between runs), each on its own server, all servers up together: the closed loops size by size, then the
 //      open loop's rounds with every size in each scenario's turn (2 s of warm-up before each phase), at one
 //      rate for every size, so that round r of both sizes shares one minute of this shared machine.
-//      It prints them side by side, with each round's p99 ratio, the server's own p99 (from its handler to the answer),
-//      the table and index sizes, the server's memory
-//      and the share of PostgreSQL block reads that missed its buffer cache.
+//      It prints them side by side, with each round's p99 ratio, the server's own p99 (from its handler to the
+//      answer), the table and index sizes, the server's memory and the share of PostgreSQL block reads that missed
+//      its buffer cache.
 //      open_now is asked at the same hours for every size: each size's server starts its clock at the instant
 //      this run started (or PLACES_BENCH_AT, an ISO time), as the hour decides which places are open.
 import { spawn } from 'node:child_process';
