@@ -8,8 +8,9 @@
 //   hidden by requests that were never sent (no coordinated omission). The rate is given, or half of the
 //   scenario's closed-loop throughput (with several sizes, the lowest size's: the same load for every size, one
 //   that each serves with room to spare, so the comparison is of searches rather than of one size's queue). It
-//   runs in rounds (PLACES_BENCH_ROUNDS, default 5), the scenarios taking turns, and prints each scenario's median round; the load generator runs at nice -10 meanwhile
-//   where allowed (PLACES_BENCH_NICE), as clients on other machines would not share the server's cores.
+//   runs in rounds (PLACES_BENCH_ROUNDS, default 5), the scenarios taking turns, and prints each scenario's
+//   median round; the load generator runs at nice -10 meanwhile where allowed (PLACES_BENCH_NICE), as clients
+//   on other machines would not share the server's cores.
 // Targets (issue 20, at 1M on PostgreSQL): generate < 60 s, import < 60 s, open-loop p99 < 10 ms (a–d);
 // (issue 19) at 10M, generate and import < 15 min each, p99 within 1.5× of 1M's.
 // Run: npx tsx bench/places-search.ts [seconds per scenario, default 10] [connections, default 8] [rate/s]
