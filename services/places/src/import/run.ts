@@ -201,35 +201,46 @@ export async function importPlacesFile(
       writing.catch(() => undefined); // awaited by the next flush or at the end
       result.imported += encoded.records.length;
     };
-    for await (const source of sourceRows(path, format)) {
-      rows++;
-      try {
-        if (typeof source.values.__error === 'string') throw new BadRow(source.values.__error);
-        const record = toPlaceRecord(source.values);
-        const rowMedia = mediaOfRow(record.fsq_place_id, source.values);
-        batch.add(record);
-        if (rowMedia.tips.length > 0 || rowMedia.photos.length > 0) media.push(rowMedia);
-      } catch (error) {
-        if (!(error instanceof BadRow)) throw error;
-        result.bad++;
-        if (result.badRows.length < 100) result.badRows.push({ where: source.where, reason: error.message });
-        if (result.bad > maxBad) {
-          throw badRequest(
-            `Import refused, nothing was written: more than ${maxBad} bad row(s); the first: ${result.badRows
-              .slice(0, 5)
-              .map((b) => `${b.where}: ${b.reason}`)
-              .join('; ')}`,
-          );
+    const readRows = async () => {
+      for await (const source of sourceRows(path, format)) {
+        rows++;
+        try {
+          if (typeof source.values.__error === 'string') throw new BadRow(source.values.__error);
+          const record = toPlaceRecord(source.values);
+          const rowMedia = mediaOfRow(record.fsq_place_id, source.values);
+          batch.add(record);
+          if (rowMedia.tips.length > 0 || rowMedia.photos.length > 0) media.push(rowMedia);
+        } catch (error) {
+          if (!(error instanceof BadRow)) throw error;
+          result.bad++;
+          if (result.badRows.length < 100)
+            result.badRows.push({ where: source.where, reason: error.message });
+          if (result.bad > maxBad) {
+            throw badRequest(
+              `Import refused, nothing was written: more than ${maxBad} bad row(s); the first: ${result.badRows
+                .slice(0, 5)
+                .map((b) => `${b.where}: ${b.reason}`)
+                .join('; ')}`,
+            );
+          }
         }
+        if (batch.size >= batchSize) await flush();
+        // A turn of the event loop now and then: the COPY being written is fed between reads (a 1 MB chunk of
+        // the file is ~3,000 rows, read and encoded without one otherwise, while the database waits for data).
+        if (rows % YIELD_EVERY === 0) await setImmediate();
+        if (rows % 50_000 === 0) options.onProgress?.(rows);
       }
-      if (batch.size >= batchSize) await flush();
-      // A turn of the event loop now and then: the COPY being written is fed between reads (a 1 MB chunk of
-      // the file is ~3,000 rows, read and encoded without one otherwise, while the database waits for data).
-      if (rows % YIELD_EVERY === 0) await setImmediate();
-      if (rows % 50_000 === 0) options.onProgress?.(rows);
+      await flush();
+      await writing;
+    };
+    try {
+      await readRows();
+    } catch (error) {
+      // The batch being written is let finish first: a write that reached the connection after the ROLLBACK
+      // would run outside the transaction, on a connection already returned to the pool.
+      await writing?.catch(() => undefined);
+      throw error;
     }
-    await flush();
-    await writing;
     await upsertCategories(tx, [...newCategories.values()], false);
   });
   if (result.imported >= BULK_IMPORT) await vacuumAfterBulkLoad(db);
