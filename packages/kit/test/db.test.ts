@@ -64,6 +64,25 @@ describe(`storage on ${engine}`, () => {
     expect((await db.query('SELECT * FROM things WHERE id = 3')).rows).toEqual([]);
   });
 
+  it('refuses a statement sent after a transaction’s function has settled: nothing is written outside it', async () => {
+    db = await createTestDb(migrations);
+    let late: Promise<unknown> | undefined;
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query("INSERT INTO things (id, name) VALUES (4, 'inside')");
+        // A write started and not awaited, whose second statement is sent after the function has thrown.
+        late = (async () => {
+          await tx.query('SELECT 1');
+          await tx.query("INSERT INTO things (id, name) VALUES (5, 'late')");
+        })();
+        late.catch(() => undefined);
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    await expect(late).rejects.toThrow(/transaction (has ended|is closed)/i);
+    expect((await db.query('SELECT id FROM things WHERE id IN (4, 5)')).rows).toEqual([]);
+  });
+
   it('a failed migration changes nothing and names itself', async () => {
     db = await createTestDb(migrations);
     const broken = [

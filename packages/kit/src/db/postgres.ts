@@ -67,6 +67,35 @@ function queryable(client: Client, statements: StatementNames, walks?: () => pg.
   };
 }
 
+/**
+ * A transaction's queryable, which refuses statements once the transaction's function has settled: a statement
+ * sent after that (a write the function started and did not await) would reach the connection after COMMIT or
+ * ROLLBACK, and run outside the transaction on a connection the pool may have lent to another caller. PGlite's
+ * transactions refuse them likewise.
+ */
+function transactionQueryable(client: pg.PoolClient, statements: StatementNames) {
+  const inner = queryable(client, statements);
+  let ended = false;
+  const open = () => {
+    if (ended) throw new Error('this transaction has ended: a statement was sent after its function settled');
+  };
+  const tx: Queryable = {
+    query: async (sql, params, options) => {
+      open();
+      return inner.query(sql, params, options);
+    },
+    exec: async (sql) => {
+      open();
+      return inner.exec(sql);
+    },
+    copyIn: async (table, columns, data) => {
+      open();
+      return inner.copyIn(table, columns, data);
+    },
+  };
+  return { tx, end: () => (ended = true) };
+}
+
 /** Where a connection string points, without its password, for log lines. */
 function serverName(connectionString: string): string {
   try {
@@ -213,9 +242,10 @@ export function openPostgres(connectionString: string, options: { max?: number; 
         log.warn({ err: error, server }, 'PostgreSQL: a connection in a transaction failed');
       client.on('error', onError);
       let result: Awaited<ReturnType<typeof fn>>;
+      const { tx, end } = transactionQueryable(client, statements);
       try {
         await client.query('BEGIN');
-        result = await fn(queryable(client, statements));
+        result = await fn(tx).finally(end);
         await client.query('COMMIT');
       } catch (error) {
         try {
