@@ -201,7 +201,7 @@ export async function importPlacesFile(
       writing.catch(() => undefined); // awaited by the next flush or at the end
       result.imported += encoded.records.length;
     };
-    const readRows = async () => {
+    try {
       for await (const source of sourceRows(path, format)) {
         rows++;
         try {
@@ -232,9 +232,6 @@ export async function importPlacesFile(
       }
       await flush();
       await writing;
-    };
-    try {
-      await readRows();
     } catch (error) {
       // The batch being written is let finish first: a write that reached the connection after the ROLLBACK
       // would run outside the transaction, on a connection already returned to the pool.
