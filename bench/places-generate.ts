@@ -4,6 +4,8 @@
 // server's CPU for the load, and the load average.
 //   npx tsx bench/places-generate.ts [count=100000] [demo=20000]
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres PLACES_BENCH_PREFIX=h4_ npx tsx bench/places-generate.ts 1000000 0
+// PLACES_BENCH_WITHOUT=index,index… drops those indexes from the fresh database first: what a load costs without
+// them (a floor, not a way to load: search needs them).
 //
 // One run (commit 60724e9, load 30–36 on 2 shared cores, so wall times are 5–20× the CPU):
 //   generator alone                 33.6 µs CPU per place
@@ -89,6 +91,9 @@ if (demo > 0) {
 if (count > 0) {
   const name = `${BENCH_PREFIX}generate_${count}`;
   const db = await freshDb(name, placesMigrations);
+  const without = (process.env.PLACES_BENCH_WITHOUT ?? '').split(',').filter(Boolean);
+  for (const index of without) await db.query(`DROP INDEX "${index.replaceAll('"', '""')}"`);
+  if (without.length > 0) console.log(`without the indexes ${without.join(', ')}`);
   const written = await measure(() => generatePlaces(db, { count, seed: 'bench', batchSize: 10_000 }));
   line(`generatePlaces on ${engine}`, written, written.result.written);
   if (engine === 'PostgreSQL') {
