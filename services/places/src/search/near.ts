@@ -1,9 +1,13 @@
 import { invalidParameter } from '../errors.ts';
+import { geocoder } from '../geocode/geocoder.ts';
 import type { City, Gazetteer } from '../reference/cities.ts';
 
-/** `near`: a city of the gazetteer ("Tartu", "Paris, FR", "Springfield, IL"), or a 400 saying so. */
+/**
+ * `near`: a place the geocoder knows by any of its names ("Roma", "München, Deutschland", "Washington, DC",
+ * "Springfield, IL", "Paris, FR"), or a 400 saying so.
+ */
 export function resolveNear(gazetteer: Gazetteer, text: string): City {
-  const city = gazetteer.resolve(text);
+  const city = geocoder(gazetteer).resolve(text);
   if (!city) {
     throw invalidParameter(
       'near',
