@@ -1,3 +1,5 @@
+// The pre-issue-40 detector (pattern rules over its own fingerprints), kept only so that a
+// property test can compare decisions with the libinjection-model detector in ../sqli.ts.
 // @detectSQLi: reads the value as the tail of an SQL statement three ways — as is, as if spliced
 // inside '…', as if spliced inside "…" — folds each into a token-class fingerprint and checks the
 // fingerprints against patterns of injected SQL (sqli-patterns.ts).
@@ -14,7 +16,7 @@ export interface SqliResult {
 
 const NO_MATCH: SqliResult = Object.freeze({ match: false });
 
-export function detectSQLi(input: string): SqliResult {
+export function legacyDetectSQLi(input: string): SqliResult {
   if (input.length < 2) return NO_MATCH;
   const bare = sqlFingerprint(input, 0);
   if (BARE_MATCHER.test(bare)) return { match: true, fingerprint: bare };
