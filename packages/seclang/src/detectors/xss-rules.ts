@@ -1,207 +1,175 @@
-// What makes markup dangerous for the XSS detector: tags that run or load code, attributes that
-// take script or a URL, URL schemes that execute. Names are lower-case.
+// What the XSS detector calls dangerous, as libinjection's XSS check (ModSecurity's @detectXSS)
+// does: tag names, attribute names and how their values are judged, URL schemes, and comment
+// openings. Names are compared with NULs left out and ASCII case folded, since old browsers
+// ignore NULs; input is bytes (one char each), and a char above 0xFF matches no ASCII letter.
 
-/** Start tags that execute, embed or re-base content. */
+import { startsWithAsciiCaseless } from './html-tokenizer.ts';
+
+/** Start tags that run, load or re-base code (any name starting with "svg" or "xsl" too). */
 export const DANGEROUS_TAGS: ReadonlySet<string> = new Set([
   'applet',
   'base',
-  'bgsound',
+  'comment', // IE reads its content as script-capable markup (html5sec.org #38)
   'embed',
   'frame',
   'frameset',
+  'handler', // Opera's SVG script element
   'iframe',
-  'ilayer',
   'import',
   'isindex',
-  'layer',
   'link',
+  'listener',
   'meta',
+  'noscript',
   'object',
   'script',
   'style',
-  'svg',
   'vmlframe',
   'xml',
-  'xsl',
   'xss',
 ]);
 
-/** Attributes whose value is fetched or navigated to. */
-export const URL_ATTRIBUTES: ReadonlySet<string> = new Set([
-  'action',
-  'background',
-  'by',
-  'cite',
-  'codebase',
-  'data',
-  'dynsrc',
-  'formaction',
-  'from',
-  'href',
-  'icon',
-  'longdesc',
-  'lowsrc',
-  'manifest',
-  'ping',
-  'poster',
-  'profile',
-  'src',
-  'srcset',
-  'to',
-  'usemap',
-  'values',
-  'xlink:href',
-  'xml:base',
+/**
+ * How an attribute's value is judged: `always` (any value), `url` (a script or data URL),
+ * `style` (any value: CSS can run script), `indirect` (the value names an attribute, as SVG's
+ * attributeName does), `none` (harmless).
+ */
+export type AttributeKind = 'none' | 'always' | 'url' | 'style' | 'indirect';
+
+/** Attributes by name; every on* name of 5 characters or more and every xmlns*, xlink* name is `always`. */
+export const ATTRIBUTE_KINDS: ReadonlyMap<string, AttributeKind> = new Map<string, AttributeKind>([
+  ['action', 'url'],
+  ['attributename', 'indirect'],
+  ['background', 'url'],
+  ['by', 'url'],
+  ['dataformatas', 'always'],
+  ['datasrc', 'always'],
+  ['dynsrc', 'url'],
+  ['filter', 'style'],
+  ['folder', 'url'],
+  ['formaction', 'url'],
+  ['from', 'url'],
+  ['handler', 'url'],
+  ['href', 'url'],
+  ['lowsrc', 'url'],
+  ['poster', 'url'],
+  ['src', 'url'],
+  ['style', 'style'],
+  ['to', 'url'],
+  ['values', 'url'],
+  ['xlink:href', 'url'],
 ]);
 
-/** URL schemes that run script or inline a document. */
-export const DANGEROUS_SCHEMES: readonly string[] = [
-  'javascript:',
-  'vbscript:',
-  'livescript:',
-  'mocha:',
-  'data:',
-];
+/** URL openings that run script or show the page's source (checked after decoding references). */
+const DANGEROUS_URL_STARTS: readonly string[] = ['DATA', 'VIEW-SOURCE', 'JAVA', 'VBSCRIPT'];
+const LONGEST_URL_START = 11;
 
-/** Fragments of CSS that run script or fetch code. */
-export const DANGEROUS_STYLE: readonly string[] = [
-  'expression(',
-  'url(',
-  'javascript:',
-  'vbscript:',
-  'behavior:',
-  '-moz-binding',
-  '@import',
-];
+/** Longest name in the lists above; longer names are never looked up. */
+const LONGEST_NAME = 13;
 
-const STYLE_HINT = /[(:@\\&-]/;
-
-/** `<!…>` declarations of a document type (entity tricks). */
-export const DANGEROUS_DECLARATIONS: readonly string[] = [
-  'doctype',
-  'entity',
-  'element',
-  'attlist',
-  'notation',
-];
-
-// Named character references that hide a scheme's letters or separators.
-const NAMED_REFERENCES: Record<string, string> = {
-  tab: '\t',
-  newline: '\n',
-  colon: ':',
-  lpar: '(',
-  rpar: ')',
-  sol: '/',
-  bsol: '\\',
-  amp: '&',
-  quot: '"',
-  apos: "'",
-  lt: '<',
-  gt: '>',
-  nbsp: ' ',
-};
-
-/** Decodes character references (`&#106;`, `&#x6A`, `&colon;`), lenient like browsers. */
-export function decodeReferences(value: string): string {
-  if (!value.includes('&')) return value;
-  return value.replace(
-    /&(?:#[xX]([0-9a-fA-F]{1,8})|#([0-9]{1,9})|([a-zA-Z]{2,8}));?/g,
-    (whole, hex, dec, name) => {
-      if (hex !== undefined || dec !== undefined) {
-        const code = hex !== undefined ? Number.parseInt(hex, 16) : Number.parseInt(dec, 10);
-        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
-      }
-      return NAMED_REFERENCES[(name as string).toLowerCase()] ?? whole;
-    },
-  );
-}
-
-/** Lower-case value without spaces and control characters, which browsers skip inside schemes. */
-function squeeze(value: string): string {
+/**
+ * s[start, end) with NULs left out and A–Z folded to lower case; '' when that is longer than
+ * `max` (no listed name is).
+ */
+function foldName(s: string, start: number, end: number, max: number): string {
   let out = '';
-  for (let i = 0; i < value.length && out.length < 64; i++) {
-    const c = value.charCodeAt(i);
-    if (c > 32 && c !== 127) out += value[i]!.toLowerCase();
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0) continue;
+    if (out.length === max) return '';
+    out += String.fromCharCode(c >= 65 && c <= 90 ? c + 32 : c);
   }
   return out;
 }
 
-export function hasDangerousScheme(value: string): boolean {
-  const squeezed = squeeze(decodeReferences(value.length > 256 ? value.slice(0, 256) : value));
-  return DANGEROUS_SCHEMES.some((scheme) => squeezed.startsWith(scheme));
+export function isDangerousTag(s: string, start: number, end: number): boolean {
+  if (end - start < 3) return false;
+  if (DANGEROUS_TAGS.has(foldName(s, start, end, LONGEST_NAME))) return true;
+  return startsWithAsciiCaseless(s, start, 'svg') || startsWithAsciiCaseless(s, start, 'xsl');
 }
 
-export function hasDangerousStyle(value: string): boolean {
-  if (!STYLE_HINT.test(value)) return false; // every fragment has one of these characters
-  const lower = decodeReferences(value.length > 512 ? value.slice(0, 512) : value)
-    .toLowerCase()
-    .replace(/\/\*[\s\S]*?\*\/|\\|\s+/g, '');
-  return DANGEROUS_STYLE.some((fragment) => lower.includes(fragment));
+export function attributeKind(s: string, start: number, end: number): AttributeKind {
+  if (end - start < 2) return 'none';
+  if (end - start >= 5) {
+    if (startsWithAsciiCaseless(s, start, 'on')) return 'always'; // "on=", "one" stay harmless
+    const head = foldName(s, start, start + 5, 5);
+    if (head === 'xmlns' || head === 'xlink') return 'always'; // namespaces create any element
+  }
+  return ATTRIBUTE_KINDS.get(foldName(s, start, end, LONGEST_NAME)) ?? 'none';
 }
 
-// Event-handler attribute names without the "on" (HTML, SVG, DOM, legacy IE).
-const EVENTS: ReadonlySet<string> = new Set(
-  [
-    'abort activate afterprint afterscriptexecute afterupdate animationcancel animationend',
-    'animationiteration animationstart auxclick beforeactivate beforecopy beforecut',
-    'beforedeactivate beforeeditfocus beforeinput beforematch beforepaste beforeprint',
-    'beforescriptexecute beforetoggle beforeunload beforeupdate begin blur bounce cancel',
-    'canplay canplaythrough cellchange change click close contentvisibilityautostatechange',
-    'contextlost contextmenu contextrestored controlselect copy cuechange cut dataavailable',
-    'datasetchanged datasetcomplete dblclick deactivate drag dragdrop dragend dragenter',
-    'dragexit dragleave dragover dragstart drop durationchange emptied end ended error',
-    'errorupdate filterchange finish focus focusin focusout formdata fullscreenchange',
-    'fullscreenerror gotpointercapture hashchange help input invalid keydown keypress keyup',
-    'layoutcomplete load loadeddata loadedmetadata loadend loadstart losecapture',
-    'lostpointercapture message messageerror mousedown mouseenter mouseleave mousemove',
-    'mouseout mouseover mouseup mousewheel move moveend movestart offline online',
-    'orientationchange pagehide pageshow paste pause play playing pointercancel pointerdown',
-    'pointerenter pointerleave pointermove pointerout pointerover pointerrawupdate pointerup',
-    'popstate progress propertychange ratechange readystatechange repeat reset resize',
-    'resizeend resizestart rowenter rowexit rowsdelete rowsinserted scroll scrollend',
-    'search securitypolicyviolation seeked seeking select selectionchange selectstart',
-    'show slotchange stalled start storage submit suspend timeout timeupdate toggle',
-    'touchcancel touchend touchmove touchstart transitioncancel transitionend',
-    'transitionrun transitionstart unhandledrejection unload volumechange waiting wheel zoom',
-  ]
-    .join(' ')
-    .split(' '),
-);
+const LARGEST_REFERENCE = 0x1000ff; // larger numbers read as a plain "&"
 
-// Families of handler names that grow with new specifications.
-const EVENT_FAMILIES: readonly string[] = [
-  'mouse',
-  'key',
-  'touch',
-  'pointer',
-  'drag',
-  'animation',
-  'transition',
-  'webkit',
-  'moz',
-  'ms',
-];
-
-/** on* event-handler attributes (onload, onerror, onbegin, onwebkitanimationend…). */
-export function isEventHandler(name: string): boolean {
-  if (name.length < 5 || name.charCodeAt(0) !== 111 || name.charCodeAt(1) !== 110) return false;
-  const event = name.slice(2);
-  return EVENTS.has(event) || EVENT_FAMILIES.some((family) => event.startsWith(family));
+/** The numeric character reference (`&#106;`, `&#x6A`) or char at `i`: [code, length]. */
+function referenceAt(s: string, i: number, end: number): [number, number] {
+  const c = s.charCodeAt(i);
+  if (c !== 38 || end - i < 2) return [Math.min(c, 0xff), 1];
+  if (s.charCodeAt(i + 1) !== 35) return [38, 1];
+  const x = s.charCodeAt(i + 2) | 0x20;
+  const radix = x === 120 ? 16 : 10; // "&#x"
+  const first = radix === 16 ? i + 3 : i + 2;
+  let value = first < end ? digitValue(s.charCodeAt(first), radix) : -1;
+  if (value === -1) return [38, 1];
+  let j = first + 1;
+  for (; j < end; j++) {
+    const c = s.charCodeAt(j);
+    if (c === 59) return [value, j + 1 - i]; // ";"
+    const digit = digitValue(c, radix);
+    if (digit === -1) return [value, j - i];
+    value = value * radix + digit;
+    if (value > LARGEST_REFERENCE) return [38, 1];
+  }
+  return [value, j - i];
 }
 
-/** A dangerous attribute; `hasValue` is false for a bare name (`<b onclick>`). */
-export function isDangerousAttribute(name: string, value: string, hasValue: boolean): boolean {
-  if (!hasValue) return false;
-  if (isEventHandler(name)) return true;
-  if (name.startsWith('xmlns')) return true;
-  if (name === 'style') return hasDangerousStyle(value);
-  if (name === 'srcdoc') return value.includes('<');
-  return URL_ATTRIBUTES.has(name) && hasDangerousScheme(value);
+function digitValue(c: number, radix: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (radix === 10) return -1;
+  const lower = c | 0x20;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
 }
 
-export function isDangerousTag(name: string): boolean {
-  if (DANGEROUS_TAGS.has(name)) return true;
-  const colon = name.indexOf(':'); // x:script in an XML namespace
-  return colon !== -1 && DANGEROUS_TAGS.has(name.slice(colon + 1));
+/**
+ * The first letters of a URL as a browser reads its scheme: references decoded, leading
+ * controls, spaces and non-ASCII bytes skipped, NULs and newlines skipped anywhere, upper case.
+ * A reference to a code above 0xFF counts as its low byte, as libinjection compares bytes.
+ */
+function urlStart(s: string, start: number, end: number): string {
+  let i = start;
+  while (i < end) {
+    const c = s.charCodeAt(i);
+    if (c > 32 && c < 127) break;
+    i++;
+  }
+  let out = '';
+  while (i < end && out.length < LONGEST_URL_START) {
+    const [code, length] = referenceAt(s, i, end);
+    i += length;
+    if (out.length === 0 && code <= 32) continue;
+    if (code === 0 || code === 10) continue;
+    out += String.fromCharCode((code >= 97 && code <= 122 ? code - 32 : code) & 0xff);
+  }
+  return out;
+}
+
+export function isDangerousUrl(s: string, start: number, end: number): boolean {
+  const head = urlStart(s, start, end);
+  return DANGEROUS_URL_STARTS.some((opening) => head.startsWith(opening));
+}
+
+/**
+ * A comment that IE or XML parsers act on: a back-quote (ends a tag in IE), a conditional
+ * comment `[if`, an `xml` or `import` processing instruction, an `ENTITY` declaration.
+ */
+export function isDangerousComment(s: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (s.charCodeAt(i) === 96) return true; // within the comment only
+  if (end - start > 3) {
+    if (s.charCodeAt(start) === 91 && startsWithAsciiCaseless(s, start + 1, 'if')) return true;
+    if (startsWithAsciiCaseless(s, start, 'xml')) return true;
+  }
+  if (end - start > 5) {
+    const head = foldName(s, start, start + 6, 6);
+    if (head === 'import' || head === 'entity') return true;
+  }
+  return false;
 }

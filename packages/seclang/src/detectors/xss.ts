@@ -1,31 +1,61 @@
-// @detectXSS: reads the value as if spliced into an HTML page — as text, among a tag's attributes,
-// and inside an unquoted, '…', "…" or `…` attribute value — and flags it when any reading opens a tag that runs or loads
-// code, an event-handler, namespace or script-URL attribute, a document-type declaration, an XML
-// processing instruction or an IE conditional comment (xss-rules.ts).
+// @detectXSS: reads the value as if spliced into an HTML page — as text, between a tag's
+// attributes, and inside a '…', "…" or `…` attribute value — and flags it when any reading meets
+// a DOCTYPE, a dangerous tag, an on*/xmlns attribute with a value, a style value, a script or
+// data URL, or a comment IE or XML acts on (xss-rules.ts). It reaches libinjection's decision
+// (ModSecurity's @detectXSS) on every libinjection test vector (testdata/libinjection/xss-*.json).
 // Example rule: SecRule ARGS "@detectXSS" "id:941100,phase:2,block,t:none,t:urlDecodeUni,…"
 
-import { type HtmlContext, type HtmlVisitor, scanHtml } from './html-scanner.ts';
-import { DANGEROUS_DECLARATIONS, isDangerousAttribute, isDangerousTag } from './xss-rules.ts';
+import { type HtmlStart, HtmlTokenizer } from './html-tokenizer.ts';
+import {
+  type AttributeKind,
+  attributeKind,
+  isDangerousComment,
+  isDangerousTag,
+  isDangerousUrl,
+} from './xss-rules.ts';
 
-const DANGER: HtmlVisitor = {
-  tag: isDangerousTag,
-  attribute: isDangerousAttribute,
-  declaration(kind, head) {
-    const lower = head.toLowerCase();
-    if (kind === '?') return lower.startsWith('xml') || lower.startsWith('import');
-    if (lower.startsWith('--')) return lower.startsWith('--[if') || lower.startsWith('--<![if');
-    return lower.startsWith('[if') || DANGEROUS_DECLARATIONS.some((word) => lower.startsWith(word));
-  },
-};
-
-const QUOTES: readonly HtmlContext[] = ["'", '"', '`'];
+const QUOTES: readonly HtmlStart[] = ["'", '"', '`'];
 
 export function detectXSS(input: string): boolean {
-  if (input.includes('<') && scanHtml(input, 'text', DANGER)) return true;
-  if (!input.includes('=')) return false;
-  if (scanHtml(input, 'tag', DANGER) || scanHtml(input, 'unquoted', DANGER)) return true;
+  // Without "<" the text reading is one text token; without its quote a value reading is one value.
+  if (input.includes('<') && readsAsXss(input, 'data')) return true;
+  if (readsAsXss(input, 'attributes')) return true;
   for (const quote of QUOTES) {
-    if (input.includes(quote) && scanHtml(input, quote, DANGER)) return true;
+    if (input.includes(quote) && readsAsXss(input, quote)) return true;
   }
   return false;
+}
+
+/** Tokenizes `input` from `start` and judges each token. */
+export function readsAsXss(input: string, start: HtmlStart): boolean {
+  const tokens = new HtmlTokenizer(input, start);
+  let attribute: AttributeKind = 'none'; // the kind of the attribute whose value may come next
+  while (tokens.next()) {
+    const { type, start: from, end } = tokens;
+    if (type === 'ATTR_VALUE') {
+      if (isDangerousValue(attribute, input, from, end)) return true;
+      attribute = 'none';
+      continue;
+    }
+    attribute = 'none';
+    if (type === 'DOCTYPE') return true;
+    if (type === 'TAG_NAME_OPEN' && isDangerousTag(input, from, end)) return true;
+    if (type === 'ATTR_NAME') attribute = attributeKind(input, from, end);
+    if (type === 'TAG_COMMENT' && isDangerousComment(input, from, end)) return true;
+  }
+  return false;
+}
+
+function isDangerousValue(kind: AttributeKind, input: string, from: number, end: number): boolean {
+  switch (kind) {
+    case 'none':
+      return false;
+    case 'always':
+    case 'style':
+      return true;
+    case 'url':
+      return isDangerousUrl(input, from, end);
+    case 'indirect':
+      return attributeKind(input, from, end) !== 'none';
+  }
 }
