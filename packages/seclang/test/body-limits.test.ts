@@ -1,5 +1,6 @@
-// ModSecurity's body limits and body errors: multipart fields count toward
-// SecRequestBodyNoFilesLimit (file data does not), and JSON that is not UTF-8 is a body error.
+// ModSecurity's body limits and body errors: SecRequestBodyLimitAction Reject refuses a body over the
+// limit (413) and ProcessPartial inspects its first part; multipart fields count toward
+// SecRequestBodyNoFilesLimit (file data does not); JSON that is not UTF-8 is a body error.
 import { describe, expect, it } from 'vitest';
 import { BASE_CONFIG } from '../src/base-config.ts';
 import { loadRules, type WafRequest } from '../src/index.ts';
@@ -23,6 +24,55 @@ function multipart(parts: Array<{ name: string; value: string; filename?: string
 }
 
 const TEXT_200K = 'All work and no play makes Jack a dull boy. '.repeat(4_700);
+
+describe('SecRequestBodyLimitAction on a URL-encoded body padded past the limit', () => {
+  // issue 40: 135,000 bytes of padding push the injection past the first 128 KiB
+  const padded = post(
+    '/login',
+    'application/x-www-form-urlencoded',
+    `pad=${'A'.repeat(135_000)}&user=admin'--&password=x`,
+  );
+  const withUser = `${RULES}\nSecRule ARGS:user "@rx '--" "id:11,phase:2,deny,status:403"\n`;
+
+  it('Reject (the default): refused with 413 before any rule sees the body, naming the limit', () => {
+    const r = loadRules(withUser).evaluate(padded);
+    expect(r).toMatchObject({ decision: 'block', status: 413, bodyLimitExceeded: true });
+    expect(r.bodyLimitMessage).toBe('Request body is bigger than the maximum expected (131072 bytes)');
+    expect(r.matchedRules.map((m) => m.id)).not.toContain(11);
+  });
+
+  it('ProcessPartial: the first 128 KiB are inspected and the rest is not (the injection passes)', () => {
+    const r = loadRules(`${withUser}SecRequestBodyLimitAction ProcessPartial\n`).evaluate(padded);
+    expect(r.decision).toBe('allow');
+    expect(r.bodyLimitExceeded).toBe(true);
+    const early = post(
+      '/login',
+      'application/x-www-form-urlencoded',
+      `user=admin'--&pad=${'A'.repeat(135_000)}`,
+    );
+    expect(loadRules(`${withUser}SecRequestBodyLimitAction ProcessPartial\n`).evaluate(early)).toMatchObject({
+      decision: 'block',
+      ruleId: 11,
+    });
+  });
+
+  it('SecRequestBodyLimit and SecRequestBodyNoFilesLimit set the limit; a body within it is read whole', () => {
+    const raised = `${withUser}SecRequestBodyNoFilesLimit 200000\n`;
+    expect(loadRules(raised).evaluate(padded)).toMatchObject({ decision: 'block', ruleId: 11 });
+    const lowered = `${withUser}SecRequestBodyLimit 1000\n`;
+    const small = post('/login', 'application/x-www-form-urlencoded', `pad=${'A'.repeat(2000)}`);
+    expect(loadRules(lowered).evaluate(small)).toMatchObject({ decision: 'block', status: 413 });
+  });
+
+  it('JSON bodies too', () => {
+    const json = post(
+      '/api',
+      'application/json',
+      JSON.stringify({ pad: 'A'.repeat(135_000), user: "admin'--" }),
+    );
+    expect(loadRules(withUser).evaluate(json)).toMatchObject({ decision: 'block', status: 413 });
+  });
+});
 
 describe('SecRequestBodyNoFilesLimit on multipart bodies', () => {
   it('refuses 200 KB of multipart text with 413, naming the limit', () => {
@@ -78,11 +128,21 @@ describe('invalid UTF-8 in JSON', () => {
   });
 
   it('is a body error (400 by rule 200002), as yajl refuses it in ModSecurity', () => {
-    for (const bad of [[0xff], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
+    for (const bad of [[0xff], [0xc3], [0xe2, 0x82], [0xf8, 0x88, 0x80, 0x80, 0x80]]) {
       const body = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from(bad), Buffer.from('"}')]);
       const r = loadRules(RULES).evaluate(json(body));
-      expect(r.bodyError).toBe('JSON parsing error: invalid bytes in UTF8 string');
+      expect(r.bodyError).toBe('JSON parsing error: lexical error: invalid bytes in UTF8 string.');
       expect(r).toMatchObject({ decision: 'block', status: 400, ruleId: 200002 });
+    }
+  });
+
+  it('checks the structure of UTF-8 only, as yajl does: overlong forms and encoded surrogates pass', () => {
+    for (const odd of [
+      [0xc0, 0xaf],
+      [0xed, 0xa0, 0x80],
+    ]) {
+      const body = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from(odd), Buffer.from('"}')]);
+      expect(loadRules(RULES).evaluate(json(body)).bodyError).toBeUndefined();
     }
   });
 

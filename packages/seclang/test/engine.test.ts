@@ -90,7 +90,7 @@ SecAction "id:2,phase:1,pass"`;
   it('parses JSON bodies with ModSecurity argument names', () => {
     const rules = `
 SecRule REQUEST_HEADERS:Content-Type "@rx json" "id:1,phase:1,nolog,pass,ctl:requestBodyProcessor=JSON"
-SecRule ARGS:json.user.roles.1 "@streq admin" "id:2,phase:2,pass"`;
+SecRule ARGS:json.user.roles.array_1 "@streq admin" "id:2,phase:2,pass"`;
     expect(ids(rules, post('/', 'application/json', '{"user":{"roles":["u","admin"]}}'))).toEqual([2]);
   });
 

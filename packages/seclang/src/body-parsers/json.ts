@@ -1,46 +1,67 @@
-// JSON: arguments named as ModSecurity v3 does: `json.a.b` for objects, `json.a.0` for array
-// items; strings as UTF-8 bytes, numbers and booleans as text, null as ''. Depth and argument
-// count are limited; a parse error sets REQBODY_ERROR, and so do bytes that are not UTF-8 (as
-// yajl refuses them in ModSecurity: "invalid bytes in UTF8 string").
-import { isUtf8 } from 'node:buffer';
+// JSON: arguments as ModSecurity v3 (3.0.9, with yajl) names them, checked against the real engine
+// (testdata/json-body.json): `json.a.b` for objects, `json.a.array_0` for array items (nested:
+// `json.a.array_1.array_0`), `json` for a top-level scalar, `empty-key` for the key "". Values are
+// strings as UTF-8 bytes, numbers as sent, `true`/`false`, and '' for null; empty containers add
+// nothing. Query arguments count toward SecArgumentsLimit; past it, or past the depth limit, or on
+// malformed JSON, the parse stops with yajl's message (REQBODY_ERROR).
 import { EntryList } from '../engine/collections/entry-list.ts';
+import { JsonSyntaxError, scanJson } from './json-scan.ts';
 import type { BodyParser } from './types.ts';
-import { toBinary } from './types.ts';
 
-class LimitError extends Error {}
+const CANCELLED = 'parse error: client cancelled parse via callback return value';
+
+interface Container {
+  array: boolean;
+  /** The argument name up to this container (`json.a`). */
+  base: string;
+  /** Array items so far. */
+  count: number;
+}
+
+/** The name prefix of a container's children: `json.a.` for a map, `json.a.array_2` for an array. */
+const childPrefix = (c: Container | undefined) =>
+  c === undefined ? '' : c.array ? `${c.base}.array_${c.count}` : `${c.base}.`;
 
 export const json: BodyParser = {
   name: 'JSON',
-  parse(body, _contentType, config) {
-    const bytes = Buffer.from(body, 'latin1');
-    if (!isUtf8(bytes)) {
-      return { args: new EntryList(), error: 'JSON parsing error: invalid bytes in UTF8 string' };
-    }
-    let doc: unknown;
-    try {
-      doc = JSON.parse(bytes.toString('utf8'));
-    } catch (err) {
-      return { args: new EntryList(), error: `JSON parsing error: ${(err as Error).message}` };
-    }
+  parse(body, _contentType, config, priorArgs = 0) {
     const args = new EntryList();
-    const walk = (value: unknown, name: string, depth: number): void => {
-      if (depth > config.jsonDepthLimit)
-        throw new LimitError(`JSON depth limit of ${config.jsonDepthLimit} exceeded`);
-      if (Array.isArray(value)) {
-        for (const [i, item] of value.entries()) walk(item, `${name}.${i}`, depth + 1);
-      } else if (value !== null && typeof value === 'object') {
-        for (const [k, v] of Object.entries(value)) walk(v, `${name}.${toBinary(k)}`, depth + 1);
-      } else {
-        if (args.entries.length >= config.argumentsLimit) {
-          throw new LimitError(`arguments limit of ${config.argumentsLimit} exceeded`);
-        }
-        args.add(name, value === null ? '' : typeof value === 'string' ? toBinary(value) : String(value));
-      }
+    const stack: Container[] = [];
+    let key = 'json';
+    const nameHere = () => {
+      const top = stack[stack.length - 1];
+      if (top === undefined) return 'json';
+      return top.array ? childPrefix(top) : childPrefix(top) + key;
+    };
+    const itemDone = () => {
+      const top = stack[stack.length - 1];
+      if (top?.array) top.count++;
     };
     try {
-      walk(doc, 'json', 0);
+      scanJson(body, {
+        open(kind) {
+          if (stack.length >= config.jsonDepthLimit) return `${CANCELLED}. Parsing depth limit exceeded`;
+          const top = stack[stack.length - 1];
+          const name = top === undefined ? 'json' : top.array ? '' : key;
+          stack.push({ array: kind === 'array', base: childPrefix(top) + name, count: 0 });
+          return undefined;
+        },
+        close() {
+          stack.pop();
+          itemDone();
+        },
+        key(name) {
+          key = name === '' ? 'empty-key' : name;
+        },
+        scalar(value) {
+          if (priorArgs + args.entries.length >= config.argumentsLimit) return CANCELLED;
+          args.add(nameHere(), value ?? '');
+          itemDone();
+          return undefined;
+        },
+      });
     } catch (err) {
-      if (err instanceof LimitError) return { args, error: err.message };
+      if (err instanceof JsonSyntaxError) return { args, error: `JSON parsing error: ${err.message}` };
       throw err;
     }
     return { args };

@@ -22,7 +22,8 @@ export interface BodyResult {
 export interface BodyParser {
   /** REQBODY_PROCESSOR name. */
   readonly name: string;
-  parse(body: string, contentType: string, config: EngineConfig): BodyResult;
+  /** `priorArgs`: arguments the request already has (its query), which count toward SecArgumentsLimit. */
+  parse(body: string, contentType: string, config: EngineConfig, priorArgs?: number): BodyResult;
 }
 
 /** UTF-8 text decoded by a parser back to a binary string. */

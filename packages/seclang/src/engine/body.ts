@@ -69,9 +69,13 @@ export function processRequestBody(tx: Transaction): string | undefined {
     body = raw.slice(0, limit);
   }
   const parser = processor ? getBodyParser(processor) : undefined;
-  if (!parser || processor === 'URLENCODED' || tx.forceRequestBodyVariable) tx.requestBody = body;
+  // ModSecurity v3 fills REQUEST_BODY for JSON bodies too (v2 and the CRS tests do not)
+  if (!parser || processor === 'URLENCODED' || processor === 'JSON' || tx.forceRequestBodyVariable) {
+    tx.requestBody = body;
+  }
   if (parser) {
-    const result = parser.parse(body, tx.data.headers.byKey('content-type')[0]?.value ?? '', config);
+    const contentType = tx.data.headers.byKey('content-type')[0]?.value ?? '';
+    const result = parser.parse(body, contentType, config, tx.data.argsGet.entries.length);
     if (result.args) tx.argsPost = result.args;
     if (result.error && !headerError) {
       tx.bodyError = 1;

@@ -10,10 +10,11 @@ export interface CrsProfile {
 }
 
 /**
- * Rules of the base configuration that refuse bodies that fail to parse. They are loaded as `log`, and
- * the engine decides: a body cut at the inspection limit cannot parse, and is not a reason to block.
+ * Rules of the base configuration that refuse bodies that fail to parse (or reach 1,000 arguments,
+ * 200007). They are loaded as `log`, and the engine decides: a body cut at the inspection limit cannot
+ * parse, and is not a reason to block by itself (the managed ruleset's body-limit rule decides that).
  */
-export const BODY_ERROR_RULES: ReadonlySet<number> = new Set([200002, 200003, 200004]);
+export const BODY_ERROR_RULES: ReadonlySet<number> = new Set([200002, 200003, 200004, 200007]);
 
 /**
  * The anomaly threshold the CRS engines are loaded with: never reached. The threshold is applied by the
