@@ -38,6 +38,11 @@ export class GeocoderTable {
     this.names = Uint32Array.from(names);
   }
 
+  /** How many places the table has, numbered from 0, most important first. */
+  get placeCount(): number {
+    return this.places.length;
+  }
+
   /** The places a key names, most important first (at most 24). */
   placesNamed(key: string): number[] {
     const wanted = Buffer.from(key);
