@@ -5,6 +5,8 @@
 // attributes (`</a b>`) reports its name as an opening one. Tokens are offsets into the input;
 // every state either consumes input or emits a token, so one pass is linear.
 
+import { commentClose } from './html-comment.ts';
+
 /** Token types, named as libinjection's tokenizer tests name them (testdata/libinjection). */
 export type HtmlTokenType =
   | 'DATA_TEXT'
@@ -48,7 +50,6 @@ type State =
 const GT = 62;
 const SLASH = 47;
 const EQUALS = 61;
-const DASH = 45;
 const BANG = 33;
 const QUESTION = 63;
 const PERCENT = 37;
@@ -101,136 +102,145 @@ export class HtmlTokenizer {
 
   /** Reads the next token; false at the end of input. */
   next(): boolean {
-    const s = this.input;
-    const n = s.length;
-    let state = this.state;
-    for (;;) {
-      switch (state) {
-        case 'data': {
-          const lt = s.indexOf('<', this.pos);
-          if (lt === -1) {
-            this.state = 'eof';
-            return this.emit('DATA_TEXT', this.pos, n) && n > this.start;
-          }
-          const from = this.pos;
-          this.pos = lt + 1;
-          this.state = 'tag-open';
-          if (lt > from) return this.emit('DATA_TEXT', from, lt);
-          state = 'tag-open';
-          break;
-        }
-        case 'tag-open': {
-          if (this.pos >= n) return false; // a "<" that ends the input
-          const c = s.charCodeAt(this.pos);
-          if (c === BANG || c === QUESTION || c === PERCENT) {
-            this.pos++;
-            state =
-              c === BANG ? 'markup-declaration-open' : c === QUESTION ? 'bogus-comment' : 'percent-comment';
-          } else if (c === SLASH) {
-            this.pos++;
-            this.inEndTag = true;
-            state = 'end-tag-open';
-          } else if (isAsciiLetter(c) || c === 0) {
-            state = 'tag-name';
-          } else {
-            this.state = 'data'; // a lone "<" is text
-            return this.emit('DATA_TEXT', this.pos - 1, this.pos);
-          }
-          break;
-        }
-        case 'end-tag-open': {
-          if (this.pos >= n) return false;
-          const c = s.charCodeAt(this.pos);
-          if (c === GT) state = 'data';
-          else if (isAsciiLetter(c)) state = 'tag-name';
-          else {
-            this.inEndTag = false;
-            state = 'bogus-comment';
-          }
-          break;
-        }
-        case 'tag-name':
-          return this.tagName();
-        case 'tag-name-close':
-          this.inEndTag = false;
-          this.pos++;
-          this.state = this.pos < n ? 'data' : 'eof';
-          return this.emit('TAG_NAME_CLOSE', this.pos - 1, this.pos);
-        case 'before-attribute-name':
-        case 'after-attribute-name': {
-          const c = this.skipSpaces();
-          if (c === -1) return false;
-          if (c === SLASH) {
-            this.pos++;
-            state = 'self-closing-start-tag';
-          } else if (c === EQUALS && state === 'after-attribute-name') {
-            this.pos++;
-            state = 'before-attribute-value';
-          } else if (c === GT && state === 'before-attribute-name') {
-            this.state = 'data'; // the end-tag flag is kept here
-            this.pos++;
-            return this.emit('TAG_NAME_CLOSE', this.pos - 1, this.pos);
-          } else if (c === GT) {
-            state = 'tag-name-close';
-          } else {
-            return this.attributeName();
-          }
-          break;
-        }
-        case 'before-attribute-value': {
-          const c = this.skipSpaces();
-          if (c === -1) {
-            this.state = 'eof';
-            return false;
-          }
-          if (c === 34 || c === 39 || c === 96) {
-            this.quote = c;
-            state = 'attribute-value-quoted';
-          } else {
-            return this.unquotedValue();
-          }
-          break;
-        }
-        case 'attribute-value-quoted':
-          return this.quotedValue();
-        case 'after-attribute-value-quoted':
-        case 'self-closing-start-tag': {
-          if (this.pos >= n) return false;
-          const c = s.charCodeAt(this.pos);
-          if (c === GT) {
-            const selfClosing = state === 'self-closing-start-tag';
-            this.state = 'data';
-            this.pos++;
-            return selfClosing
-              ? this.emit('TAG_NAME_SELFCLOSE', this.pos - 2, this.pos)
-              : this.emit('TAG_NAME_CLOSE', this.pos - 1, this.pos);
-          }
-          if (state === 'after-attribute-value-quoted' && c === SLASH) {
-            this.pos++;
-            state = 'self-closing-start-tag';
-          } else {
-            if (state === 'after-attribute-value-quoted' && isHtmlSpace(c)) this.pos++;
-            state = 'before-attribute-name';
-          }
-          break;
-        }
-        case 'markup-declaration-open':
-          state = this.markupDeclaration();
-          break;
-        case 'comment':
-          return this.comment();
-        case 'bogus-comment':
-          return this.untilGreaterThan('TAG_COMMENT');
-        case 'percent-comment':
-          return this.percentComment();
-        case 'cdata':
-          return this.cdata();
-        case 'doctype':
-          return this.untilGreaterThan('DOCTYPE');
-        case 'eof':
-          return false;
+    let step = this.run(this.state);
+    while (typeof step === 'string') step = this.run(step);
+    return step;
+  }
+
+  /** Runs one state: true when it emitted a token, false at the end, or the state to run next. */
+  private run(state: State): boolean | State {
+    switch (state) {
+      case 'data':
+        return this.data();
+      case 'tag-open':
+        return this.tagOpen();
+      case 'end-tag-open':
+        return this.endTagOpen();
+      case 'tag-name':
+        return this.tagName();
+      case 'tag-name-close':
+        this.inEndTag = false;
+        this.pos++;
+        this.state = this.pos < this.input.length ? 'data' : 'eof';
+        return this.emit('TAG_NAME_CLOSE', this.pos - 1, this.pos);
+      case 'before-attribute-name':
+      case 'after-attribute-name':
+        return this.betweenAttributes(state === 'after-attribute-name');
+      case 'before-attribute-value':
+        return this.beforeAttributeValue();
+      case 'attribute-value-quoted':
+        return this.quotedValue();
+      case 'after-attribute-value-quoted':
+      case 'self-closing-start-tag':
+        return this.afterValueOrSlash(state === 'self-closing-start-tag');
+      case 'markup-declaration-open':
+        return this.markupDeclaration();
+      case 'comment': {
+        const [close, length] = commentClose(this.input, this.pos);
+        return this.emitUntil('TAG_COMMENT', close, length);
       }
+      case 'bogus-comment': // <?…>, <!x…>, </ …>
+        return this.emitUntil('TAG_COMMENT', this.input.indexOf('>', this.pos), 1);
+      case 'percent-comment': // <%…%>, a comment in old IE and Safari
+        return this.emitUntil('TAG_COMMENT', this.input.indexOf('%>', this.pos), 2);
+      case 'cdata': // <![CDATA[…]]> reads as text
+        return this.emitUntil('DATA_TEXT', this.input.indexOf(']]>', this.pos), 3);
+      case 'doctype':
+        return this.emitUntil('DOCTYPE', this.input.indexOf('>', this.pos), 1);
+      case 'eof':
+        return false;
     }
+  }
+
+  private data(): boolean | State {
+    const s = this.input;
+    const from = this.pos;
+    const lt = s.indexOf('<', from);
+    if (lt === -1) {
+      this.state = 'eof';
+      return s.length > from && this.emit('DATA_TEXT', from, s.length);
+    }
+    this.pos = lt + 1;
+    this.state = 'tag-open';
+    return lt > from ? this.emit('DATA_TEXT', from, lt) : 'tag-open';
+  }
+
+  /** Just after "<". */
+  private tagOpen(): boolean | State {
+    if (this.pos >= this.input.length) return false; // a "<" that ends the input
+    const c = this.input.charCodeAt(this.pos);
+    if (isAsciiLetter(c) || c === 0) return 'tag-name';
+    if (c === BANG || c === QUESTION || c === PERCENT || c === SLASH) {
+      this.pos++;
+      if (c === SLASH) this.inEndTag = true;
+      return c === BANG
+        ? 'markup-declaration-open'
+        : c === QUESTION
+          ? 'bogus-comment'
+          : c === PERCENT
+            ? 'percent-comment'
+            : 'end-tag-open';
+    }
+    this.state = 'data'; // a lone "<" is text
+    return this.emit('DATA_TEXT', this.pos - 1, this.pos);
+  }
+
+  /** Just after "</". */
+  private endTagOpen(): boolean | State {
+    if (this.pos >= this.input.length) return false;
+    const c = this.input.charCodeAt(this.pos);
+    if (c === GT) return 'data';
+    if (isAsciiLetter(c)) return 'tag-name';
+    this.inEndTag = false;
+    return 'bogus-comment';
+  }
+
+  /** Before an attribute name, or after one (where "=" opens its value). */
+  private betweenAttributes(afterName: boolean): boolean | State {
+    const c = this.skipSpaces();
+    if (c === -1) return false;
+    if (c === SLASH) {
+      this.pos++;
+      return 'self-closing-start-tag';
+    }
+    if (c === EQUALS && afterName) {
+      this.pos++;
+      return 'before-attribute-value';
+    }
+    if (c === GT && afterName) return 'tag-name-close';
+    if (c === GT) {
+      this.state = 'data'; // the end-tag flag is kept here
+      this.pos++;
+      return this.emit('TAG_NAME_CLOSE', this.pos - 1, this.pos);
+    }
+    return this.attributeName();
+  }
+
+  private beforeAttributeValue(): boolean | State {
+    const c = this.skipSpaces();
+    if (c === -1) {
+      this.state = 'eof';
+      return false;
+    }
+    if (c !== 34 && c !== 39 && c !== 96) return this.unquotedValue();
+    this.quote = c;
+    return 'attribute-value-quoted';
+  }
+
+  /** After a quoted value's closing quote, or after "/" in a tag. */
+  private afterValueOrSlash(slash: boolean): boolean | State {
+    if (this.pos >= this.input.length) return false;
+    const c = this.input.charCodeAt(this.pos);
+    if (c === GT) {
+      this.state = 'data';
+      this.pos++;
+      return slash
+        ? this.emit('TAG_NAME_SELFCLOSE', this.pos - 2, this.pos)
+        : this.emit('TAG_NAME_CLOSE', this.pos - 1, this.pos);
+    }
+    if (slash) return 'before-attribute-name';
+    if (c === SLASH || isHtmlSpace(c)) this.pos++;
+    return c === SLASH ? 'self-closing-start-tag' : 'before-attribute-name';
   }
 
   private emit(type: HtmlTokenType, start: number, end: number): true {
@@ -354,69 +364,15 @@ export class HtmlTokenizer {
     return 'bogus-comment';
   }
 
-  /** A comment ends at "-->" or "-!>" (NULs may sit after the first dash) or at the end. */
-  private comment(): boolean {
-    const s = this.input;
-    const n = s.length;
+  /** Emits a comment-like token that ends at `close` and resumes after `length` characters. */
+  private emitUntil(type: HtmlTokenType, close: number, length: number): true {
     const from = this.pos;
-    let dash = s.indexOf('-', from);
-    while (dash !== -1 && dash <= n - 3) {
-      let i = dash + 1;
-      while (i < n && s.charCodeAt(i) === 0) i++;
-      if (i === n) break;
-      const c = s.charCodeAt(i);
-      if ((c === DASH || c === BANG) && i + 1 < n && s.charCodeAt(i + 1) === GT) {
-        this.pos = i + 2;
-        this.state = 'data';
-        return this.emit('TAG_COMMENT', from, dash);
-      }
-      if ((c === DASH || c === BANG) && i + 1 === n) break;
-      dash = s.indexOf('-', dash + 1);
-    }
-    this.state = 'eof';
-    return this.emit('TAG_COMMENT', from, n);
-  }
-
-  /** `<%…%>`, a comment in old IE and Safari. */
-  private percentComment(): boolean {
-    const s = this.input;
-    const from = this.pos;
-    const close = s.indexOf('%>', from);
     if (close === -1) {
-      this.pos = s.length;
+      this.pos = this.input.length;
       this.state = 'eof';
-      return this.emit('TAG_COMMENT', from, s.length);
+      return this.emit(type, from, this.input.length);
     }
-    this.pos = close + 2;
-    this.state = 'data';
-    return this.emit('TAG_COMMENT', from, close);
-  }
-
-  /** `<![CDATA[…]]>` reads as text. */
-  private cdata(): boolean {
-    const s = this.input;
-    const from = this.pos;
-    const close = s.indexOf(']]>', from);
-    if (close === -1) {
-      this.state = 'eof';
-      return this.emit('DATA_TEXT', from, s.length);
-    }
-    this.pos = close + 3;
-    this.state = 'data';
-    return this.emit('DATA_TEXT', from, close);
-  }
-
-  /** A bogus comment (`<?…>`, `<!x…>`, `</ …>`) or a DOCTYPE: up to the next ">". */
-  private untilGreaterThan(type: HtmlTokenType): boolean {
-    const s = this.input;
-    const from = this.pos;
-    const close = s.indexOf('>', from);
-    if (close === -1) {
-      this.pos = s.length;
-      this.state = 'eof';
-      return this.emit(type, from, s.length);
-    }
-    this.pos = close + 1;
+    this.pos = close + length;
     this.state = 'data';
     return this.emit(type, from, close);
   }

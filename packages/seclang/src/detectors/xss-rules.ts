@@ -72,6 +72,7 @@ const LONGEST_NAME = 13;
  * `max` (no listed name is).
  */
 function foldName(s: string, start: number, end: number, max: number): string {
+  if (end - start <= max && isPlainName(s, start, end)) return s.slice(start, end);
   let out = '';
   for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
@@ -80,6 +81,15 @@ function foldName(s: string, start: number, end: number, max: number): string {
     out += String.fromCharCode(c >= 65 && c <= 90 ? c + 32 : c);
   }
   return out;
+}
+
+/** No NULs and no upper-case ASCII: the name is already folded. */
+function isPlainName(s: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0 || (c >= 65 && c <= 90)) return false;
+  }
+  return true;
 }
 
 export function isDangerousTag(s: string, start: number, end: number): boolean {

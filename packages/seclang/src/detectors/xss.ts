@@ -17,8 +17,11 @@ import {
 const QUOTES: readonly HtmlStart[] = ["'", '"', '`'];
 
 export function detectXSS(input: string): boolean {
-  // Without "<" the text reading is one text token; without its quote a value reading is one value.
-  if (input.includes('<') && readsAsXss(input, 'data')) return true;
+  // Without "<" the text reading is one text token; without its quote a value reading is one value;
+  // without "<" and "=" no reading opens a tag, a comment or an attribute value.
+  const lt = input.includes('<');
+  if (!lt && !input.includes('=')) return false;
+  if (lt && readsAsXss(input, 'data')) return true;
   if (readsAsXss(input, 'attributes')) return true;
   for (const quote of QUOTES) {
     if (input.includes(quote) && readsAsXss(input, quote)) return true;
