@@ -1,6 +1,7 @@
 import type { Logger } from '@cairn/kit';
 import { type FilterAst, httpRequestScheme, parse } from '@cairn/rules';
 import { crsMissing } from '../api/errors.ts';
+import { BODY_LIMIT_SIGNATURE } from './body-limit-signature.ts';
 import { SIGNATURES, type Signature, signatureId } from './edge-signatures.ts';
 import {
   ANOMALY_CRS_ID,
@@ -17,6 +18,9 @@ import { CATALOGUE_UPDATED, type ManagedRule, type ManagedRuleset } from './type
 /** The real public ids of the two managed rulesets (reference §1.7). */
 export const EDGE_MANAGED_RULESET_ID = 'efb7b8c949ac4650a09736fc376e9aee';
 export const OWASP_RULESET_ID = '4814384a9e5d4991b9815dcfc25d2f1f';
+
+/** The edge ruleset's expression rules: the signatures, then the body-limit rule. */
+const EDGE_SIGNATURES: readonly Signature[] = [...SIGNATURES, BODY_LIMIT_SIGNATURE];
 
 // One read of the CRS per directory and process: tests start many servers.
 const crsCache = new Map<string, CrsCatalogue>();
@@ -50,9 +54,9 @@ export class Catalogue {
   constructor(readonly crsDir: string) {
     const scheme = httpRequestScheme();
     const filters = new Map<string, FilterAst>();
-    for (const s of SIGNATURES) filters.set(signatureId(s), parse(s.expression, scheme));
+    for (const s of EDGE_SIGNATURES) filters.set(signatureId(s), parse(s.expression, scheme));
     this.signatureFilters = filters;
-    const edgeRules = SIGNATURES.map(signatureRule);
+    const edgeRules = EDGE_SIGNATURES.map(signatureRule);
     this.edge = {
       id: EDGE_MANAGED_RULESET_ID,
       name: 'Cairn Managed Ruleset',
