@@ -2,9 +2,12 @@ import type { IncomingMessage } from 'node:http';
 
 /** What the WAF sees of a request body: the first `limit` bytes, and how to send the whole body on. */
 export interface BufferedBody {
-  /** The inspected prefix (the whole body when `complete`). */
+  /** The inspected prefix: the first `limit` bytes. */
   head: Buffer;
+  /** The whole body has been read (it may still be longer than the head). */
   complete: boolean;
+  /** More followed the head: `http.request.body.truncated`. */
+  truncated: boolean;
   /** The body for the origin: the head, then the rest as it arrives. */
   forward(): Buffer | AsyncIterable<Buffer>;
 }
@@ -37,6 +40,8 @@ export async function bufferBody(
   return {
     head,
     complete,
+    // the chunk that crossed the limit may have ended the body: complete, and still not all inspected
+    truncated: !complete || size > limit,
     forward() {
       if (complete) return all;
       return (async function* rest() {

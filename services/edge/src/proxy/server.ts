@@ -189,7 +189,7 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
       scheme: 'http',
       port: req.socket.localPort ?? 0,
       ...(body ? { body: body.head } : {}),
-      bodyTruncated: body !== undefined && !body.complete,
+      bodyTruncated: body?.truncated ?? false,
       rayId,
       timestamp: deps.clock.now().getTime(),
       zone: { name: plan.zone.name, plan: plan.zone.plan },

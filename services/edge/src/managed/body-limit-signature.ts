@@ -1,0 +1,31 @@
+import type { Signature } from './edge-signatures.ts';
+
+/**
+ * The edge inspects a request body up to EDGE_WAF_BODY_LIMIT (128 KiB) and streams the rest to the origin
+ * unread, so a payload placed past the limit (`pad=<135,000 × A>&user=admin'--`) would reach the origin
+ * uninspected. ModSecurity refuses such a body (SecRequestBodyNoFilesLimit); this rule does the same for
+ * every body the origin may read as arguments. Raw uploads (binary media types) are left to stream: the
+ * bytes past the limit are data, not arguments, and refusing them would cap uploads at the limit.
+ * Overriding the rule (disable, log, or a skip rule for an upload path) keeps the rest of the ruleset.
+ */
+const STREAMED_TYPES = [
+  'application/octet-stream',
+  'application/zip',
+  'application/gzip',
+  'application/x-tar',
+  'application/pdf',
+];
+const STREAMED_FAMILIES = ['image/', 'audio/', 'video/', 'font/'];
+
+const mime = 'http.request.body.mime';
+
+export const BODY_LIMIT_SIGNATURE: Signature = {
+  slug: 'request-body-over-inspection-limit',
+  legacyId: '100600',
+  group: 'Cloudflare Specials',
+  description: 'Anomaly:Body - Larger than the inspected size (the part past it would not be inspected)',
+  expression: `http.request.body.truncated and not (${mime} in {${STREAMED_TYPES.map((t) => `"${t}"`).join(' ')}} or ${STREAMED_FAMILIES.map((f) => `starts_with(${mime}, "${f}")`).join(' or ')})`,
+  categories: ['anomaly', 'body'],
+  action: 'block',
+  enabled: true,
+};
