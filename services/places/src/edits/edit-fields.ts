@@ -98,10 +98,15 @@ function categoryList(params: ParamReader, current: string[], deps: PlacesDeps):
   let list = [...current];
   if (remove !== undefined) {
     for (const id of parseIdList('remove_fsq_category_ids', remove)) {
-      if (!list.includes(id)) {
+      // A real id (as answers show categories) removes the stored categories that are that real category.
+      const real = reference.fsq.resolve(id)?.id;
+      const gone = list.filter(
+        (c) => c === id || (real !== undefined && reference.realCategory(c)?.id === real),
+      );
+      if (gone.length === 0) {
         throw invalidParameter('remove_fsq_category_ids', `the place has no category "${id.slice(0, 40)}"`);
       }
-      list = list.filter((c) => c !== id);
+      list = list.filter((c) => !gone.includes(c));
     }
   }
   if (add !== undefined) {

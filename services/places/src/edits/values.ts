@@ -155,18 +155,27 @@ export function hours(name: string, text: string): HoursEntry[] {
   return out.sort((a, b) => a.day - b.day || a.open.localeCompare(b.open));
 }
 
-/** Category ids that exist in the taxonomy. */
+/**
+ * Category ids as a place stores them (Reference.storedIdOf): the real taxonomy's ids in either form, or Cairn's
+ * own; an id that names no category is refused.
+ */
 export function categoryIds(name: string, text: string, reference: Reference): string[] {
   const ids = parseIdList(name, text);
   if (ids.length === 0) throw invalidParameter(name, 'give at least one category id');
-  const unknown = ids.find((id) => !reference.categories.has(id));
-  if (unknown !== undefined) {
-    throw invalidParameter(
-      name,
-      `no category has id "${unknown.slice(0, 40)}"; see the categories of GET /places/search results`,
-    );
-  }
-  return ids;
+  return [
+    ...new Set(
+      ids.map((id) => {
+        const stored = reference.storedIdOf(id);
+        if (stored === undefined) {
+          throw invalidParameter(
+            name,
+            `no category has id "${id.slice(0, 40)}"; GET /places/categories lists them (24 hex digits or the numeric id)`,
+          );
+        }
+        return stored;
+      }),
+    ),
+  ];
 }
 
 /** Chain ids that exist. */

@@ -10,6 +10,7 @@ import type { RateLimiter } from '../access/rate-limit.ts';
 import type { UsageCounter } from '../access/usage.ts';
 import type { PlacesDeps } from '../deps.ts';
 import { autocompleteRoute } from './autocomplete.ts';
+import { categoriesRoute } from './categories.ts';
 import { detailsRoute } from './details.ts';
 import { historyRoute } from './history.ts';
 import { matchRoute } from './match.ts';
@@ -56,6 +57,7 @@ export function placesRoutes(
       }
     });
     searchRoute(app, deps);
+    categoriesRoute(app, deps);
     matchRoute(app, deps);
     detailsRoute(app, deps);
     autocompleteRoute(app, deps);

@@ -82,6 +82,19 @@ export const idList = (description: string) =>
     }),
   );
 
+/**
+ * A parameter of the v3 API that the 2025-06-17 API renamed or dropped: refused with a 400 that names its
+ * replacement, where ignoring it would answer unfiltered results as if it had been applied.
+ */
+const retired = (replacement: string) =>
+  Type.Optional(
+    Type.Never({
+      description: `v3 only; refused: ${replacement}`,
+      deprecated: true,
+      'x-message': `not a parameter of the 2025-06-17 API; ${replacement}`,
+    }),
+  );
+
 const Fields = (description: string) =>
   Type.Optional(Type.String({ description, pattern: FIELDS_PATTERN, 'x-fields': true }));
 
@@ -103,7 +116,9 @@ export const SearchQuery = Type.Object({
     100_000,
     'Metres around ll or near; default 22000 around ll, the city’s size around near',
   ),
-  fsq_category_ids: idList('Comma-separated category ids; a category includes its descendants'),
+  fsq_category_ids: idList(
+    'Comma-separated category ids of the taxonomy, in either form: 24 hex digits (4bf58dd8d48988d1e0931735) or the v3 number (13035); a category includes the categories below it (GET /places/categories lists them)',
+  ),
   fsq_chain_ids: idList('Comma-separated chain ids'),
   exclude_fsq_chain_ids: idList('Chains to leave out (not with exclude_all_chains)'),
   exclude_all_chains: boolean('true leaves out every place that belongs to a chain'),
@@ -131,6 +146,11 @@ export const SearchQuery = Type.Object({
     'Order of the results; default RELEVANCE (with a query): 0.6 × text match (name 0–1; a category or synonym the query names 0.7, a search term of it 0.5; a chain it names 0.6) + 0.3 × 1 km / (1 km + distance) + 0.1 × (popularity + rating / 10) / 2 (docs/places-relevance.md). Without a query: DISTANCE when a location is given, else POPULARITY',
   ),
   limit: integer(1, 50, 'Results per page', 10),
+  categories: retired('use fsq_category_ids'),
+  chains: retired('use fsq_chain_ids'),
+  exclude_chains: retired('use exclude_fsq_chain_ids'),
+  polygon: retired('search a rectangle with ne and sw, or around ll with radius'),
+  super_venue_id: retired('search around the venue with ll and radius'),
   cursor: Type.Optional(
     Type.String({
       description: 'The next page, from the Link header of the previous one',

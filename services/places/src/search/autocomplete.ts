@@ -72,10 +72,15 @@ export async function autocomplete(deps: PlacesDeps, query: AutocompleteQueryVal
       ]),
     ].slice(0, 5);
     for (const c of categories) {
+      // The category as the real taxonomy's, so its id goes straight back into fsq_category_ids.
+      const real = reference.realCategory(c.id);
       searches.push({
         type: 'search',
         text: { primary: c.name, highlight: highlight(c.name, text) },
-        search: { query: c.name, category: { fsq_category_id: c.id, name: c.name } },
+        search: {
+          query: c.name,
+          category: { fsq_category_id: real?.id ?? c.id, name: real?.name ?? c.name },
+        },
       });
     }
     const chains = [...reference.chains.values()]

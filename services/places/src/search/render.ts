@@ -12,6 +12,7 @@ import {
 } from '../media/place-media.ts';
 import { NO_STORED_MEDIA, type StoredMedia } from '../media/source.ts';
 import { formatAddress } from '../reference/address-format.ts';
+import { pluralOf } from '../reference/category.ts';
 import type { Reference } from '../reference/reference.ts';
 import type { PlaceRow } from '../store/places-read.ts';
 import type { FieldName } from './fields.ts';
@@ -40,21 +41,32 @@ function icon(name: string | null): { prefix: string; suffix: string } | undefin
   return { prefix: `https://cdn.jsdelivr.net/npm/${pkg}/${m[2]}`, suffix: '.svg' };
 }
 
+/**
+ * A place's categories as the real taxonomy's (reference/osm-to-fsq.ts): its id, name and plural, with the
+ * stored category's icon. Two stored categories that are one real category show once.
+ */
 function categories(row: PlaceRow, reference: Reference) {
-  return row.fsq_category_ids.map((id, i) => {
-    const c = reference.categories.get(id);
-    if (!c) {
+  const shown = new Map<string, Record<string, unknown>>();
+  row.fsq_category_ids.forEach((id, i) => {
+    const real = reference.realCategory(id);
+    if (!real) {
       const name = row.fsq_category_labels[i]?.split(' > ').pop() ?? id;
-      return { fsq_category_id: id, name, short_name: name, plural_name: name };
+      if (!shown.has(id)) shown.set(id, { fsq_category_id: id, name, short_name: name, plural_name: name });
+      return;
     }
-    return compact({
-      fsq_category_id: c.id,
-      name: c.name,
-      short_name: c.shortName,
-      plural_name: c.pluralName,
-      icon: icon(c.icon),
-    });
+    if (shown.has(real.id)) return;
+    shown.set(
+      real.id,
+      compact({
+        fsq_category_id: real.id,
+        name: real.name,
+        short_name: real.name,
+        plural_name: real.level === 1 ? real.name : pluralOf(real.name),
+        icon: icon(reference.categories.get(id)?.icon ?? null),
+      }),
+    );
   });
+  return [...shown.values()];
 }
 
 function telephone(tel: string | null, country: string | null, format: 'NATIONAL' | 'E164' | undefined) {

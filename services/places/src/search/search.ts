@@ -4,6 +4,7 @@ import { mediaForFields } from '../media/endpoints.ts';
 import type { City } from '../reference/cities.ts';
 import type { SearchQueryValues } from '../routes/schemas.ts';
 import { searchPlaces } from '../store/places-search.ts';
+import { categoryFilter } from './categories.ts';
 import { decodeCursor, encodeCursor, paramsDigest } from './cursor.ts';
 import { languagesNear, meaningOf } from './meaning.ts';
 import { cityRadius, resolveNear } from './near.ts';
@@ -47,8 +48,7 @@ export async function search(deps: PlacesDeps, query: SearchQueryValues): Promis
   const params = parseSearchParams(query);
   const reference = deps.reference();
   const plan: SearchPlan = {
-    categoryIds: [...new Set(params.categoryIds.flatMap((id) => reference.withDescendants(id)))],
-    categoryRoots: [...new Set(params.categoryIds)],
+    ...categoryFilter(reference, params.categoryIds),
     chainIds: params.chainIds,
     excludeChainIds: params.excludeChainIds,
     excludeAllChains: params.excludeAllChains,
