@@ -4,6 +4,8 @@
 //   const r = waf.evaluate({ method: 'GET', uri: '/?q=1', httpVersion: '1.1', headers: [['Host', 'x']] });
 //   r.decision; r.matchedRules; r.anomalyScore;
 
+export { detectSQLi, type SqliResult } from './detectors/sqli.ts';
+export { detectXSS } from './detectors/xss.ts';
 export type { EngineConfig } from './engine/config.ts';
 export type { GeoLookup, GeoRecord, WafRequest } from './engine/request-data.ts';
 export type { MatchedRule } from './engine/transaction.ts';

@@ -26,11 +26,13 @@ function compileEdge(ctx: CompileContext, overrides: ExecuteOverrides | undefine
     const eff = effectiveRule(rule, overrides);
     const action = runnableAction(eff.action);
     if (!eff.enabled || !action) continue;
+    const attack = ctx.catalogue.attackRules.get(rule.id);
     rules.push({
       id: rule.id,
       description: rule.description,
       action,
       expr: compileExpression(rule.expression),
+      ...(attack ? { attack } : {}),
     });
   }
   return { kind: 'signatures', rulesetId: EDGE_MANAGED_RULESET_ID, rules };

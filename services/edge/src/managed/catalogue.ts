@@ -2,6 +2,7 @@ import type { Logger } from '@cairn/kit';
 import { type FilterAst, httpRequestScheme, parse } from '@cairn/rules';
 import { crsMissing } from '../api/errors.ts';
 import { BODY_LIMIT_SIGNATURE } from './body-limit-signature.ts';
+import { ATTACK_RULES, type AttackRule, attackRuleId } from './attack-rules.ts';
 import { SIGNATURES, type Signature, signatureId } from './edge-signatures.ts';
 import {
   ANOMALY_CRS_ID,
@@ -21,6 +22,19 @@ export const OWASP_RULESET_ID = '4814384a9e5d4991b9815dcfc25d2f1f';
 
 /** The edge ruleset's expression rules: the signatures, then the body-limit rule. */
 const EDGE_SIGNATURES: readonly Signature[] = [...SIGNATURES, BODY_LIMIT_SIGNATURE];
+
+const attackRule = (r: AttackRule): ManagedRule => ({
+  id: attackRuleId(r),
+  version: '1',
+  action: r.action,
+  // The rule runs a detection over the request's decoded values, not an expression.
+  expression: 'true',
+  description: r.description,
+  categories: r.categories,
+  enabled: r.enabled,
+  ref: attackRuleId(r),
+  last_updated: CATALOGUE_UPDATED,
+});
 
 // One read of the CRS per directory and process: tests start many servers.
 const crsCache = new Map<string, CrsCatalogue>();
@@ -48,6 +62,8 @@ export class Catalogue {
   readonly rulesets: readonly ManagedRuleset[];
   /** Compiled signature expressions, for the engine. */
   readonly signatureFilters: ReadonlyMap<string, FilterAst>;
+  /** The rules that run attack detections instead of an expression, by rule id. */
+  readonly attackRules: ReadonlyMap<string, AttackRule>;
   private crs: CrsCatalogue | undefined;
   private owaspRules: ManagedRule[] | undefined;
 
@@ -61,7 +77,7 @@ export class Catalogue {
       id: EDGE_MANAGED_RULESET_ID,
       name: 'Cairn Managed Ruleset',
       description:
-        "Cairn's own signatures, in the Rules language, for well-known attack classes and CVEs (path traversal, Log4Shell, Shellshock, admin-panel probes, ...)",
+        "Cairn's own rules: attack detections over the query, body (form, JSON, multipart, XML), headers and cookies (SQLi, XSS, command execution, traversal and file inclusion, SSRF, deserialisation) and signatures for well-known CVEs (Log4Shell, Shellshock, Spring4Shell, admin-panel probes, ...)",
       kind: 'managed',
       phase: 'http_request_firewall_managed',
       version: '1',

@@ -1,0 +1,13 @@
+import { detectXSS } from '@cairn/seclang';
+import { firstMatch } from './readings.ts';
+import type { AttackMatcher } from './types.ts';
+
+/** A `javascript:` or `vbscript:` URL as a whole value (an href or redirect target), spaces and controls allowed inside. */
+const SCRIPT_URL = /^[\s\0-\x1f]{0,16}(?:java|vb)[\s\0-\x1f]{0,8}script[\s\0-\x1f]{0,8}:/i;
+
+/** Cross-site scripting: the seclang detector over the value read as HTML, or a script URL. */
+export const xss: AttackMatcher = (value) =>
+  firstMatch(value, (reading) => {
+    if (detectXSS(reading)) return 'HTML that runs script';
+    return SCRIPT_URL.test(reading) ? 'script URL' : undefined;
+  });
