@@ -1,8 +1,8 @@
 import type { Logger } from '@cairn/kit';
 import { type FilterAst, httpRequestScheme, parse } from '@cairn/rules';
 import { crsMissing } from '../api/errors.ts';
-import { BODY_LIMIT_SIGNATURE } from './body-limit-signature.ts';
 import { ATTACK_RULES, type AttackRule, attackRuleId } from './attack-rules.ts';
+import { BODY_LIMIT_SIGNATURE } from './body-limit-signature.ts';
 import { SIGNATURES, type Signature, signatureId } from './edge-signatures.ts';
 import {
   ANOMALY_CRS_ID,
@@ -20,9 +20,6 @@ import { CATALOGUE_UPDATED, type ManagedRule, type ManagedRuleset } from './type
 export const EDGE_MANAGED_RULESET_ID = 'efb7b8c949ac4650a09736fc376e9aee';
 export const OWASP_RULESET_ID = '4814384a9e5d4991b9815dcfc25d2f1f';
 
-/** The edge ruleset's expression rules: the signatures, then the body-limit rule. */
-const EDGE_SIGNATURES: readonly Signature[] = [...SIGNATURES, BODY_LIMIT_SIGNATURE];
-
 const attackRule = (r: AttackRule): ManagedRule => ({
   id: attackRuleId(r),
   version: '1',
@@ -35,6 +32,9 @@ const attackRule = (r: AttackRule): ManagedRule => ({
   ref: attackRuleId(r),
   last_updated: CATALOGUE_UPDATED,
 });
+
+/** The edge ruleset's expression rules: the signatures, then the body-limit rule. */
+const EDGE_SIGNATURES: readonly Signature[] = [...SIGNATURES, BODY_LIMIT_SIGNATURE];
 
 // One read of the CRS per directory and process: tests start many servers.
 const crsCache = new Map<string, CrsCatalogue>();
@@ -72,7 +72,8 @@ export class Catalogue {
     const filters = new Map<string, FilterAst>();
     for (const s of EDGE_SIGNATURES) filters.set(signatureId(s), parse(s.expression, scheme));
     this.signatureFilters = filters;
-    const edgeRules = EDGE_SIGNATURES.map(signatureRule);
+    this.attackRules = new Map(ATTACK_RULES.map((r) => [attackRuleId(r), r]));
+    const edgeRules = [...EDGE_SIGNATURES.map(signatureRule), ...ATTACK_RULES.map(attackRule)];
     this.edge = {
       id: EDGE_MANAGED_RULESET_ID,
       name: 'Cairn Managed Ruleset',
