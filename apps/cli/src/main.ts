@@ -49,6 +49,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
   }
 
+  const firstStartDump = (m: typeof import('./demo-database.ts')) => {
+    const file = m.demoDatabaseFile(env);
+    return file ? { initialDump: file } : {};
+  };
   let runtime: Runtime | undefined;
   try {
     return await execute(argv, out, async () => {
@@ -62,6 +66,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         log: found?.command.serverLogs ? createLogger(config.logLevel) : createLogger('warn', process.stderr),
         // CAIRN_SANDBOX=1: serve runs on a sandbox clock, on a database created in sandbox mode only.
         ...(sandbox && found?.command.name === 'serve' ? { sandbox: true, clock: createSandboxClock() } : {}),
+        // A first serve (not in sandbox mode) starts from the demo database built at install, if there is one.
+        ...(!sandbox && found?.command.name === 'serve'
+          ? firstStartDump(await import('./demo-database.ts'))
+          : {}),
       });
       return runtime;
     });

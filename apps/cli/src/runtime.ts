@@ -82,6 +82,8 @@ export async function openRuntime(
     db?: Db;
     /** Where the services read their own settings (PLACES_*, EDGE_*, CAIRN_CRS_DIR). Default process.env. */
     env?: NodeJS.ProcessEnv;
+    /** A new embedded database starts from this dump when the file exists (the demo database: demo-database.ts). */
+    initialDump?: string;
   } = {},
 ): Promise<Runtime> {
   const log = options.log ?? createLogger(config.logLevel);
@@ -90,7 +92,13 @@ export async function openRuntime(
       `there is no Cairn database in ${resolve(config.dataDir)} (CAIRN_DATA_DIR) and no server running there; nothing was created. Start Cairn with "cairn serve" (or create the database with "cairn migrate"), or point CAIRN_DATA_DIR or DATABASE_URL at an existing one`,
     );
   }
-  const db = options.db ?? (await openDb(config, log));
+  const db =
+    options.db ??
+    (await openDb(
+      config,
+      log,
+      options.initialDump !== undefined ? { initialDump: options.initialDump } : {},
+    ));
   try {
     if (options.create === false && config.databaseUrl && !(await hasCairnTables(db))) {
       throw new NoDatabaseError(

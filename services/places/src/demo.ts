@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Db } from '@cairn/kit';
 import { everydayIds } from './generate/categories.ts';
 import { type CityPlan, cityPicker } from './generate/generator.ts';
@@ -64,4 +67,25 @@ export async function seedDemo(db: Db, count: number): Promise<{ seeded: number;
   if (!(await claimMeta(db, 'demo_seeded', new Date().toISOString()))) return undefined;
   const result = await generatePlaces(db, { count, seed: DEMO_SEED, plan: demoPlan(count) });
   return { seeded: result.written, ms: result.ms };
+}
+
+/**
+ * A digest of the code and reference data the demo places are made from (this file, generate/ and reference/),
+ * so a demo database built at install is used only by the code that would make the same places.
+ */
+export function demoSourcesDigest(): string {
+  const hash = createHash('sha256');
+  const here = import.meta.dirname;
+  const files = [
+    join(here, 'demo.ts'),
+    ...['generate', 'reference'].flatMap((dir) =>
+      readdirSync(join(here, dir), { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => join(here, dir, entry.name))
+        .sort(),
+    ),
+  ];
+  for (const file of files)
+    hash.update(file.slice(here.length)).update('\0').update(readFileSync(file)).update('\0');
+  return hash.digest('hex').slice(0, 16);
 }

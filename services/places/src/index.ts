@@ -28,7 +28,7 @@ export {
   type PlacesConfig,
 } from './config.ts';
 export { OS_COLUMNS, type PlaceRecord } from './data/place-record.ts';
-export { DEMO_SEED, seedDemo } from './demo.ts';
+export { DEMO_SEED, demoSourcesDigest, seedDemo } from './demo.ts';
 export type { PlacesDeps } from './deps.ts';
 export * from './edits/index.ts';
 export { type GenerateOptions, generatePlaces, MAX_GENERATE } from './generate/run.ts';

@@ -4,9 +4,16 @@ import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 import type { Db } from './types.ts';
 
-/** PostgreSQL when DATABASE_URL is set, otherwise the embedded database under CAIRN_DATA_DIR. */
-export function openDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>, log?: Logger): Promise<Db> {
+/**
+ * PostgreSQL when DATABASE_URL is set, otherwise the embedded database under CAIRN_DATA_DIR (a new one made
+ * from `initialDump` when that file exists: see openPglite).
+ */
+export function openDb(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  log?: Logger,
+  options: { initialDump?: string } = {},
+): Promise<Db> {
   return config.databaseUrl
     ? Promise.resolve(openPostgres(config.databaseUrl, log ? { log } : {}))
-    : openPglite(config.dataDir);
+    : openPglite(config.dataDir, options);
 }

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite, type PGliteInterface, type PGliteOptions } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { cube } from '@electric-sql/pglite/contrib/cube';
@@ -88,11 +90,20 @@ export function wrapPglite(pg: PGliteInterface, release: () => void = () => {}):
   };
 }
 
-/** Opens (creating if needed) the embedded database under dataDir, holding the directory's lock. */
-export async function openPglite(dataDir: string): Promise<Db> {
+/**
+ * Opens (creating if needed) the embedded database under dataDir, holding the directory's lock. A new one is
+ * created from `initialDump` (a data directory as PGlite's dumpDataDir writes it) when that file exists.
+ */
+export async function openPglite(dataDir: string, options: { initialDump?: string } = {}): Promise<Db> {
   const release = acquireLock(dataDir);
   try {
-    const pg = await PGlite.create(`${dataDir}/pgdata`, pgliteOptions);
+    const pgdata = `${dataDir}/pgdata`;
+    const dump = options.initialDump;
+    const load =
+      dump !== undefined && !existsSync(join(pgdata, 'PG_VERSION')) && existsSync(dump)
+        ? { loadDataDir: new Blob([readFileSync(dump)]) }
+        : {};
+    const pg = await PGlite.create(pgdata, { ...pgliteOptions, ...load });
     return wrapPglite(pg, release);
   } catch (error) {
     release();
