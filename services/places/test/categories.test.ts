@@ -97,6 +97,34 @@ describe('fsq_category_ids takes the real taxonomy’s ids', () => {
   });
 });
 
+describe('edits take the real ids too', () => {
+  async function suggestDry(id: string, query: Record<string, string>) {
+    const qs = new URLSearchParams({ ...query, dry_run: 'true' });
+    const res = await fetch(`${f.baseUrl}/places/${id}/suggest/edit?${qs}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${f.serviceKey}`, 'x-places-api-version': '2025-06-17' },
+    });
+    return { status: res.status, body: (await res.json()) as { message?: string } };
+  }
+
+  it('adds a category by its number and removes one by the real id answers show', async () => {
+    const reference = f.places.deps.reference();
+    const place = all.find((p) => p.categories.length === 1 && reference.realCategory(p.categories[0]!))!;
+    const shown = reference.realCategory(place.categories[0]!)!.id;
+    expect((await suggestDry(place.id, { add_fsq_category_ids: '13035' })).status).toBe(200);
+    expect(
+      (await suggestDry(place.id, { remove_fsq_category_ids: shown, add_fsq_category_ids: DINING })).status,
+    ).toBe(200);
+    const other = shown === COFFEE_SHOP ? CAFE : COFFEE_SHOP;
+    const refused = await suggestDry(place.id, { remove_fsq_category_ids: other });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/^Invalid remove_fsq_category_ids: the place has no category/);
+    const unknown = await suggestDry(place.id, { add_fsq_category_ids: '99999' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toMatch(/^Invalid add_fsq_category_ids: no category has id "99999"/);
+  });
+});
+
 describe('the parameter names of earlier versions', () => {
   it('are 400s naming the parameter and its replacement, not silently ignored', async () => {
     const cases = [
