@@ -6,6 +6,7 @@ import { type EdgeRoute, route } from '../route.ts';
 import { rulesetSchema } from '../rulesets/model.ts';
 import { ruleInput } from '../rulesets/rule-input.ts';
 import { putEntrypoint } from '../rulesets/service.ts';
+import { wafWarnings } from '../rulesets/waf-warnings.ts';
 import { arr, obj, optional, str } from '../schema.ts';
 import { MIGRATION_CODES, message } from './errors.ts';
 import {
@@ -190,7 +191,7 @@ export const migrationRoutes: EdgeRoute[] = [
                 ),
               ]
             : [];
-        return new Reply(result, undefined, notYet);
+        return new Reply(result, undefined, [...notYet, ...wafWarnings(body.rules ?? [], deps.catalogue)]);
       }
       if (phase !== MANAGED_PHASE) {
         throw invalidParameter(

@@ -3,6 +3,7 @@ import { invalidValue, notEntitled } from '../../errors.ts';
 import { arr, bool, hexId, int, obj, oneOf, optional, pointerTo, type Static, str } from '../../schema.ts';
 import { atLeast, type PlanName, planLabel } from '../../zones/plans.ts';
 import { OVERRIDE_ACTIONS, type SupportedPhase } from '../phases.ts';
+import { disablesEveryParanoiaLevel } from '../waf-warnings.ts';
 
 const overrideAction = oneOf(OVERRIDE_ACTIONS, 'Action for the matched managed rules');
 const sensitivity = oneOf(['default', 'medium', 'low', 'eoff'], 'DDoS phases only');
@@ -115,6 +116,13 @@ export function checkExecute(
     if (c.sensitivity_level !== undefined)
       throw invalidValue(pointerTo(here, 'sensitivity_level'), c.sensitivity_level, ddosOnly);
   });
+  if (disablesEveryParanoiaLevel(overrides)) {
+    throw invalidValue(
+      pointerTo(at, 'categories'),
+      'paranoia-level-1…4 disabled',
+      `these overrides disable every paranoia level of ${ruleset.name}, so the rule would stay enabled and never match; keep paranoia-level-1 enabled (the default level), or disable the execute rule itself (enabled: false)`,
+    );
+  }
   const seenRules = new Set<string>();
   overrides.rules?.forEach((o, i) => {
     const here = pointerTo(pointerTo(at, 'rules'), i);
