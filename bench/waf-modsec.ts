@@ -8,7 +8,17 @@
 // Optional: without nginx, the module or the CRS, `modsecAvailability` says what is missing.
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -86,7 +96,7 @@ async function waitForPort(port: number, child: ChildProcess, ms: number): Promi
   }
 }
 
-function send(agent: http.Agent, port: number, req: WafRequest): Promise<number> {
+export function send(agent: http.Agent, port: number, req: WafRequest): Promise<number> {
   return new Promise((resolve, reject) => {
     const headers: string[] = [];
     for (const [name, value] of req.headers) headers.push(name, value);
@@ -119,7 +129,10 @@ export class ModsecServer {
    * `backendPort`: proxy to this server on 127.0.0.1 (bench/edge-proxy.ts's origin) instead of a small
    * backend in this process.
    */
-  static async start(paranoiaLevel: number, options: { backendPort?: number } = {}): Promise<ModsecServer> {
+  static async start(
+    paranoiaLevel: number,
+    options: { backendPort?: number; threshold?: number; logLevel?: 'warn' | 'info' } = {},
+  ): Promise<ModsecServer> {
     const dir = mkdtempSync(join(tmpdir(), 'cairn-bench-modsec-'));
     let backend: http.Server | undefined;
     let backendPort = options.backendPort;
@@ -155,7 +168,7 @@ export class ModsecServer {
         `Include ${join(dir, 'modsecurity.conf')}`,
         `Include ${join(CRS_SETUP_DIR, 'crs-setup.conf')}`,
         `SecAction "id:900000,phase:1,nolog,pass,t:none,setvar:tx.paranoia_level=${paranoiaLevel}"`,
-        'SecAction "id:900110,phase:1,nolog,pass,t:none,setvar:tx.inbound_anomaly_score_threshold=5,setvar:tx.outbound_anomaly_score_threshold=4"',
+        `SecAction "id:900110,phase:1,nolog,pass,t:none,setvar:tx.inbound_anomaly_score_threshold=${options.threshold ?? 5},setvar:tx.outbound_anomaly_score_threshold=4"`,
         optional('REQUEST-900-EXCLUSION-RULES-BEFORE-CRS.conf'),
         `Include ${CRS_RULES}/*.conf`,
         optional('RESPONSE-999-EXCLUSION-RULES-AFTER-CRS.conf'),
@@ -170,7 +183,7 @@ export class ModsecServer {
       `load_module ${MODULE};
 daemon off; master_process off; worker_processes 1;
 pid ${join(dir, 'nginx.pid')};
-error_log ${join(dir, 'error.log')} warn;
+error_log ${join(dir, 'error.log')} ${options.logLevel ?? 'warn'};
 events { worker_connections 1024; }
 http {
   access_log off;
@@ -205,6 +218,36 @@ http {
       throw new Error(`${(err as Error).message}\n${log.split('\n').slice(-5).join('\n')}`);
     }
     return server;
+  }
+
+  private logOffset = 0;
+
+  /**
+   * Sends `req` to ModSecurity's server and waits for the answer: its status and the ids of the rules that
+   * matched, read from the lines ModSecurity wrote to nginx's error log meanwhile (send one at a time).
+   * Status 0: the request could not be sent as recorded (Node refuses it), `error` says why.
+   */
+  async decide(req: WafRequest): Promise<{ status: number; ruleIds: number[]; error?: string }> {
+    let status = 0;
+    let error: string | undefined;
+    try {
+      status = await send(this.agent, this.wafPort, req);
+    } catch (err) {
+      error = (err as Error).message;
+    }
+    const fd = openSync(join(this.dir, 'error.log'), 'r');
+    let text = '';
+    try {
+      const size = fstatSync(fd).size;
+      const chunk = Buffer.alloc(size - this.logOffset);
+      readSync(fd, chunk, 0, chunk.length, this.logOffset);
+      this.logOffset = size;
+      text = chunk.toString('latin1');
+    } finally {
+      closeSync(fd);
+    }
+    const ruleIds = [...text.matchAll(/\[id "(\d+)"\]/g)].map((m) => Number(m[1]));
+    return { status, ruleIds: [...new Set(ruleIds)], ...(error ? { error } : {}) };
   }
 
   /** The nginx process (ModSecurity's server and the plain proxy both run in it). */

@@ -1,0 +1,151 @@
+// Capture for the differential harness (issue 40): runs sqlmap (every technique, level 5, risk 3, each
+// tamper script in turn) and wapiti (its attack modules) against bench/vulnerable-origin.ts, each run
+// bounded in time, records every request the origin received, adds wapiti's payload files in each
+// injectable location, and stores the corpus deduplicated and gzip-compressed.
+//
+// Run: npx tsx bench/waf-capture.ts [--tampers a,b | --all-tampers] [--seconds 60] [--jobs 2]
+//        [--wapiti-seconds 300] [--no-wapiti] [--out bench/data/waf-attacks.jsonl.gz]
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  dedupe,
+  type RecordedRequest,
+  readJsonl,
+  writeJsonl,
+} from '../packages/seclang/test/waf-differential/corpus.ts';
+import { startChild } from './child.ts';
+import { runSqlmap, SQLMAP_TARGETS, tamperScripts } from './waf-sqlmap.ts';
+import { wapitiPayloadRequests } from './waf-wapiti-payloads.ts';
+
+const ORIGIN = fileURLToPath(new URL('./vulnerable-origin.ts', import.meta.url));
+const WORK = '/tmp/cairn-waf-capture';
+export const CORPUS = fileURLToPath(new URL('./data/waf-attacks.jsonl.gz', import.meta.url));
+/** The first pass: tamper scripts that change the shape of a payload the most. */
+const FIRST_TAMPERS = ['space2dash', 'between', 'equaltolike', 'randomcase', 'space2comment', 'charencode'];
+const WAPITI_MODULES = 'sql,blindsql,xss,permanentxss,exec,file,crlf,ssrf,redirect,xxe';
+
+interface Job {
+  name: string;
+  run(base: string): Promise<string>;
+}
+
+/** Starts a fresh origin recording into its own file, runs the job against it, returns what it recorded. */
+async function captureJob(job: Job): Promise<RecordedRequest[]> {
+  const record = join(WORK, `${job.name}.jsonl`);
+  rmSync(record, { force: true });
+  const origin = await startChild<{ port: number }>(ORIGIN, ['--record', record]);
+  try {
+    const outcome = await job.run(`http://127.0.0.1:${origin.info.port}`);
+    const list = existsSync(record) ? readJsonl(record) : [];
+    console.log(`  ${job.name.padEnd(32)} ${String(list.length).padStart(6)} requests  ${outcome}`);
+    return list.map((r) => ({ ...r, source: job.name }));
+  } finally {
+    origin.kill();
+  }
+}
+
+function sqlmapJobs(tampers: Array<string | undefined>, seconds: number): Job[] {
+  return tampers.flatMap((tamper) =>
+    Object.keys(SQLMAP_TARGETS).map((target) => ({
+      name: `sqlmap:${tamper ?? 'none'}:${target}`,
+      async run(base: string) {
+        const r = await runSqlmap({
+          base,
+          target,
+          seconds,
+          outputDir: join(WORK, 'sqlmap', `${tamper ?? 'none'}-${target}`),
+          ...(tamper ? { tamper } : {}),
+        });
+        return `${r.injectable ? 'injectable' : 'not injectable'}${r.dumped ? ', dumped' : ''}${r.timedOut ? ' (time bound)' : ''}`;
+      },
+    })),
+  );
+}
+
+function wapitiJob(seconds: number): Job {
+  return {
+    name: 'wapiti',
+    run: (base) =>
+      new Promise((resolve) => {
+        const out = join(WORK, 'wapiti');
+        const child = spawn(
+          'wapiti',
+          [
+            '-u',
+            `${base}/`,
+            '-m',
+            WAPITI_MODULES,
+            '--scope',
+            'folder',
+            '--flush-session',
+            '-f',
+            'txt',
+            '-o',
+            join(out, 'report.txt'),
+            '--store-session',
+            join(out, 'session'),
+            '--max-scan-time',
+            String(seconds),
+            '--max-attack-time',
+            String(Math.ceil(seconds / 4)),
+            '-l',
+            '2',
+            '--external-endpoint',
+            'http://wapiti3.example.test/',
+          ],
+          { stdio: 'ignore' },
+        );
+        const timer = setTimeout(() => child.kill('SIGKILL'), (seconds + 60) * 1000);
+        child.on('exit', (code) => {
+          clearTimeout(timer);
+          resolve(`exit ${code}`);
+        });
+      }),
+  };
+}
+
+async function runAll(jobs: Job[], parallel: number): Promise<RecordedRequest[]> {
+  const out: RecordedRequest[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < jobs.length) {
+        const job = jobs[next++] as Job;
+        out.push(...(await captureJob(job)));
+      }
+    }),
+  );
+  return out;
+}
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+export async function capture(): Promise<void> {
+  mkdirSync(WORK, { recursive: true });
+  const seconds = Number(flag('--seconds') ?? 60);
+  const tampers: Array<string | undefined> = process.argv.includes('--all-tampers')
+    ? [undefined, ...tamperScripts()]
+    : [undefined, ...(flag('--tampers')?.split(',') ?? FIRST_TAMPERS)];
+  const jobs = sqlmapJobs(tampers, seconds);
+  if (!process.argv.includes('--no-wapiti')) jobs.unshift(wapitiJob(Number(flag('--wapiti-seconds') ?? 300)));
+  console.log(
+    `capture: ${jobs.length} tool runs, ${flag('--jobs') ?? 2} at a time, ${seconds} s each (sqlmap)`,
+  );
+  const recorded = await runAll(jobs, Number(flag('--jobs') ?? 2));
+  const payloads = wapitiPayloadRequests();
+  const previous = process.argv.includes('--append') && existsSync(CORPUS) ? readJsonl(CORPUS) : [];
+  const corpus = dedupe([...previous, ...recorded, ...payloads]);
+  const out = flag('--out') ?? CORPUS;
+  writeJsonl(out, corpus);
+  console.log(
+    `corpus: ${recorded.length} recorded + ${payloads.length} from wapiti's payload files → ${corpus.length} distinct ` +
+      `requests, ${(statSync(out).size / 1024).toFixed(0)} KB at ${out}`,
+  );
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await capture();
