@@ -2,50 +2,132 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '@cairn/kit';
-import { everydayIds } from './generate/categories.ts';
-import { type CityPlan, cityPicker } from './generate/generator.ts';
+import { type CityPlan, cityPicker, MAJOR_CHAINS_PER_CITY } from './generate/generator.ts';
 import { Random } from './generate/random.ts';
 import { generatePlaces } from './generate/run.ts';
 import { type City, gazetteer } from './reference/cities.ts';
+import { hexId } from './reference/ids.ts';
 import { claimMeta } from './store/meta.ts';
 
 export const DEMO_SEED = 'cairn-demo';
 
 /**
- * Places around each dense city; the first are two of each everyday category within ~1 km of the centre (a
- * normal spread of 0.8 km: one of them lies beyond 3 km once in 1,100 places, both once in a million).
+ * The kinds of place people search for most, each with the category its demo places have (a query names it:
+ * search-terms.json; "coffee" names cafés, of which coffee shops are one).
  */
-const PER_DENSE_CITY = 56;
-const EACH_EVERYDAY = 2;
-const CORE_SIGMA_KM = 0.8;
-/** The share of the demo spread over the rest of the world. */
-const SPARSE_SHARE = 0.1;
+export const QUERY_KINDS: readonly { query: string; preset: string }[] = [
+  ['pizza', 'amenity/restaurant/pizza'],
+  ['sushi', 'amenity/restaurant/sushi'],
+  ['coffee', 'amenity/cafe/coffee_shop'],
+  ['pharmacy', 'amenity/pharmacy'],
+  ['gas station', 'amenity/fuel'],
+  ['supermarket', 'shop/supermarket'],
+  ['hotel', 'tourism/hotel'],
+  ['museum', 'tourism/museum'],
+  ['bakery', 'shop/bakery'],
+  ['atm', 'amenity/atm'],
+  ['restaurant', 'amenity/restaurant'],
+  ['bar', 'amenity/bar'],
+  ['pub', 'amenity/pub'],
+  ['burger', 'amenity/fast_food/burger'],
+  ['chinese restaurant', 'amenity/restaurant/chinese'],
+  ['indian restaurant', 'amenity/restaurant/indian'],
+  ['italian restaurant', 'amenity/restaurant/italian'],
+  ['thai restaurant', 'amenity/restaurant/thai'],
+  ['mexican restaurant', 'amenity/restaurant/mexican'],
+  ['ramen', 'amenity/restaurant/ramen'],
+  ['kebab', 'amenity/fast_food/kebab'],
+  ['ice cream', 'amenity/ice_cream'],
+  ['bank', 'amenity/bank'],
+  ['hospital', 'amenity/hospital'],
+  ['doctor', 'amenity/doctors'],
+  ['dentist', 'amenity/dentist'],
+  ['post office', 'amenity/post_office'],
+  ['parking', 'amenity/parking'],
+  ['park', 'leisure/park'],
+  ['gym', 'leisure/fitness_centre'],
+  ['cinema', 'amenity/cinema'],
+  ['library', 'amenity/library'],
+  ['bookstore', 'shop/books'],
+  ['clothing store', 'shop/clothes'],
+  ['shoe store', 'shop/shoes'],
+  ['convenience store', 'shop/convenience'],
+  ['hair salon', 'shop/hairdresser'],
+  ['laundry', 'shop/laundry'],
+  ['car rental', 'amenity/car_rental'],
+  ['hostel', 'tourism/hostel'],
+  ['florist', 'shop/florist'],
+  ['optician', 'shop/optician'],
+  ['electronics', 'shop/electronics'],
+  ['hardware store', 'shop/hardware'],
+  ['veterinarian', 'amenity/veterinary'],
+  ['nightclub', 'amenity/nightclub'],
+  ['butcher', 'shop/butcher'],
+  ['shopping mall', 'shop/mall'],
+  ['theater', 'amenity/theatre'],
+  ['steakhouse', 'amenity/restaurant/steakhouse'],
+].map(([query, preset]) => ({ query: query!, preset: preset! }));
 
-/** Where people look first: every national capital and the 100 most populous cities, most populous first. */
+/** The most populous cities, each with places of every query kind near its centre. */
+const TOP_CITIES = 100;
+/**
+ * Per top city: six of each kind within 2.5 km of the centre (normal spread 1.2 km, farther draws redrawn),
+ * so a search there finds at least five of each however the centre is taken; four of each major chain
+ * operating in the country (chains.ts); and places of any kind over the whole city.
+ */
+const TOP_CITY = { perKind: 6, perChain: 4, rest: 80 };
+/** Per capital of a million people or more: three of each kind, two of each major chain, more around. */
+const LARGE_CAPITAL = { perKind: 3, perChain: 2, rest: 30 };
+/** Per other capital: one of each kind near the centre, and more over the city. */
+const CAPITAL = { perKind: 1, perChain: 0, rest: 20 };
+const CORE = { sigmaKm: 1.2, maxKm: 2.5 };
+/** The share of the demo spread over the rest of the world. */
+const SPARSE_SHARE = 0.08;
+/** The default demo: what the plan above needs (PLACES_DEMO_COUNT's default). */
+export const DEMO_COUNT = 73_000;
+
+/** Where people look first: the 100 most populous cities and every national capital, most populous first. */
 export function denseCities(cities: readonly City[]): City[] {
   const byPopulation = cities
     .filter((c) => c.capital || c.population >= 1_000_000)
     .sort((a, b) => b.population - a.population || a.id - b.id);
-  const top = new Set(byPopulation.slice(0, 100));
+  const top = new Set(byPopulation.slice(0, TOP_CITIES));
   return byPopulation.filter((c) => c.capital || top.has(c));
 }
 
+const kindIds = (perKind: number): string[] =>
+  Array.from({ length: perKind }, () => QUERY_KINDS.map((k) => hexId('category', k.preset))).flat();
+
 /**
- * The demo set: dense where people look first — each dense city gets two of every everyday category (cafés,
- * restaurants, bakeries, pharmacies, supermarkets, hotels, museums, bars, fuel, bookshops…) close to its centre
- * and more around — and sparse elsewhere (a tenth of the places, around cities drawn by population). The
- * default 20,000 places make all ~300 such cities dense; a smaller `count` makes fewer, the most populous first.
+ * The demo set: dense where people look first — each of the 100 most populous cities gets six places of each of
+ * the 50 kinds people search for most near its centre, four of each major chain of its country and more
+ * around; each capital of a million people three of each kind, each other capital one — and sparse elsewhere
+ * (the rest, around cities drawn
+ * by population). A smaller `count` makes fewer cities dense, the most populous first.
  */
 export function demoPlan(count: number, cities: readonly City[] = gazetteer().cities): CityPlan[] {
-  const dense = denseCities(cities).slice(0, Math.floor((count * (1 - SPARSE_SHARE)) / PER_DENSE_CITY));
-  const core = {
-    categories: Array.from({ length: EACH_EVERYDAY }, () => everydayIds()).flat(),
-    sigmaKm: CORE_SIGMA_KM,
-  };
-  const plan = new Map<City, CityPlan>(dense.map((city) => [city, { city, count: PER_DENSE_CITY, core }]));
+  const ranked = denseCities(cities);
+  const top = new Set(
+    [...ranked]
+      .sort((a, b) => b.population - a.population)
+      .slice(0, TOP_CITIES)
+      .map((c) => c.id),
+  );
+  const plan = new Map<City, CityPlan>();
+  let budget = Math.floor(count * (1 - SPARSE_SHARE));
+  for (const city of ranked) {
+    const shape = top.has(city.id) ? TOP_CITY : city.population >= 1_000_000 ? LARGE_CAPITAL : CAPITAL;
+    const categories = kindIds(shape.perKind);
+    // Room for up to MAJOR_CHAINS_PER_CITY chains; the places not taken by chains are of any kind.
+    const size = categories.length + shape.perChain * MAJOR_CHAINS_PER_CITY + shape.rest;
+    if (size > budget) break;
+    budget -= size;
+    plan.set(city, { city, count: size, core: { categories, ...CORE, perChain: shape.perChain } });
+  }
   const picker = cityPicker(cities);
   const draws = new Random(`${DEMO_SEED}:sparse`);
-  for (let n = count - dense.length * PER_DENSE_CITY; n > 0; n--) {
+  const planned = [...plan.values()].reduce((sum, p) => sum + p.count, 0);
+  for (let n = count - planned; n > 0; n--) {
     const city = picker.pick(draws);
     const entry = plan.get(city) ?? { city, count: 0 };
     entry.count++;

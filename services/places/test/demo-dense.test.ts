@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoPlan, denseCities } from '../src/demo.ts';
+import { DEMO_COUNT, demoPlan, denseCities } from '../src/demo.ts';
 import { EVERYDAY } from '../src/generate/categories.ts';
 import { gazetteer, generatePlaces } from '../src/index.ts';
 import { hexId } from '../src/reference/ids.ts';
@@ -7,8 +7,8 @@ import { callPlaces, type PlacesFixture, startPlaces } from './helpers.ts';
 
 /**
  * The first start's demo set is dense where people look first: around the centre of every capital and of the
- * largest cities, a search within 3 km finds each everyday kind of place. The plan of the default demo (20,000
- * places) is written for six of its cities and searched through the API; their addresses are formatted as
+ * largest cities, a search within 3 km finds each everyday kind of place. The plan of the default demo
+ * (DEMO_COUNT places) is written for six of its cities and searched through the API; their addresses are formatted as
  * people write them there.
  */
 const CITIES = ['Paris, FR', 'Tokyo, JP', 'Lagos, NG', 'São Paulo, BR'];
@@ -21,7 +21,7 @@ const FORMATTED: [string, RegExp][] = [
 
 describe('the dense demo', () => {
   let f: PlacesFixture;
-  const plan = demoPlan(20_000);
+  const plan = demoPlan(DEMO_COUNT);
 
   beforeAll(async () => {
     f = await startPlaces();
@@ -41,7 +41,7 @@ describe('the dense demo', () => {
     expect(densePlanned.map((p) => p.city.id).sort()).toEqual(dense.map((c) => c.id).sort());
     expect(dense.filter((c) => c.capital).length).toBeGreaterThan(200);
     for (const name of CITIES) expect(dense.map((c) => c.id)).toContain(gazetteer().resolve(name)!.id);
-    expect(plan.reduce((sum, p) => sum + p.count, 0)).toBe(20_000);
+    expect(plan.reduce((sum, p) => sum + p.count, 0)).toBe(DEMO_COUNT);
     expect(plan.filter((p) => !p.core).length).toBeGreaterThan(1000);
   });
 

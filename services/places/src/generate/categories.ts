@@ -180,5 +180,3 @@ export const EVERYDAY = [
   'amenity/parking',
   'leisure/park',
 ] as const;
-
-export const everydayIds = (): string[] => EVERYDAY.map((preset) => hexId('category', preset));

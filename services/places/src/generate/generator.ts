@@ -7,8 +7,11 @@ import { timeZoneAt } from '../reference/time-zone.ts';
 import { categoryWeights } from './categories.ts';
 import { type Language, languageOf } from './languages.ts';
 import { localCategoryName } from './local-names.ts';
+import { Localities, townRadiusKm } from './locality.ts';
+import { chainCountries, type MajorChain, majorChains } from './major-chains.ts';
+import { fitsKindlessName, related } from './names.ts';
 import { phonesOf } from './phones.ts';
-import { postcodesOf } from './postcodes.ts';
+import { postcodesOf, type Spot } from './postcodes.ts';
 import { Random, WeightedPicker } from './random.ts';
 
 /**
@@ -30,16 +33,19 @@ export interface GeneratorInput {
   cities: readonly City[];
 }
 
-/** How one place is to be made: its category when fixed, and the spread around the centre (km). */
+/** How one place is to be made: its category or chain when fixed, and the spread around the centre (km). */
 export interface PlaceOptions {
   category?: string;
+  chain?: Chain;
   sigmaKm?: number;
+  /** Drawn again while farther than this from the centre. */
+  maxKm?: number;
 }
 
 /** What is worked out once per city: its language, postcodes, telephone numbers and time zone. */
 interface CityLocale {
   language: Language;
-  postcode: (random: Random) => string | null;
+  postcode: (random: Random, spot: Spot) => string | null;
   telephone: (random: Random) => string | null;
   timeZone: string | null;
   /** Spread of places around the centre, km: a town's few streets, a metropolis's 10 km and more. */
@@ -183,25 +189,32 @@ export function createGenerator(input: GeneratorInput): (city: City, options?: P
     }
     return out;
   };
-  const chainsByCategory = new Map<string, Chain[]>();
+  const majors = majorChains(input.chains, input.taxonomy);
+  const majorCountries = new Map(majors.map((m) => [m.chain.name, m.countries]));
+  const majorIds = new Set(majors.map((m) => m.chain.id));
+  const chainsByCategory = new Map<string, { chain: Chain; countries: ReadonlySet<string> }[]>();
   for (const chain of input.chains) {
+    const countries = chainCountries(chain, majorCountries);
+    if (countries.size === 0) continue;
     for (const id of chain.categoryIds) {
       const list = chainsByCategory.get(id) ?? [];
-      list.push(chain);
+      list.push({ chain, countries });
       chainsByCategory.set(id, list);
     }
   }
-  const chainsThere = new Map<string, Chain[]>();
+  // Per category and country: the chains that operate there, the major brands ten times as likely.
+  const chainsThere = new Map<string, WeightedPicker<Chain> | null>();
   function chainFor(category: TaxonomyEntry, country: string): Chain | undefined {
     const key = `${category.id}|${country}`;
-    let list = chainsThere.get(key);
-    if (!list) {
-      const all = chainsByCategory.get(category.id) ?? [];
-      const local = all.filter((c) => c.countries.includes(country));
-      list = local.length > 0 ? local : all.filter((c) => c.countries.includes('001'));
-      chainsThere.set(key, list);
+    let picker = chainsThere.get(key);
+    if (picker === undefined) {
+      const local = (chainsByCategory.get(category.id) ?? [])
+        .filter((c) => c.countries.has(country))
+        .map((c) => c.chain);
+      picker = local.length > 0 ? new WeightedPicker(local, (c) => (majorIds.has(c.id) ? 10 : 1)) : null;
+      chainsThere.set(key, picker);
     }
-    return list.length > 0 ? random.pick(list) : undefined;
+    return picker?.pick(random);
   }
 
   const locales = new Map<number, CityLocale>();
@@ -213,39 +226,72 @@ export function createGenerator(input: GeneratorInput): (city: City, options?: P
         postcode: postcodesOf(city),
         telephone: phonesOf(city),
         timeZone: timeZoneAt(city.latitude, city.longitude),
-        sigmaKm: Math.min(12, 1.2 + 4 * Math.sqrt(city.population / 1e6)),
+        sigmaKm: Math.min(12, townRadiusKm(city.population)),
       };
       locales.set(city.id, locale);
     }
     return locale;
   }
 
+  /** A name in the local language that fits the category: kindless names ("Da Mario") only for eateries. */
   function nameFor(category: TaxonomyEntry, language: Language): string {
     const kind = localCategoryName(language.presets, category);
-    return language.name(random, kind, random.pick(language.surnames), random.pick(language.stems));
+    const surname = random.pick(language.surnames);
+    const stem = random.pick(language.stems);
+    const name = language.name(random, kind, surname, stem);
+    return name.includes(kind) || fitsKindlessName(category.presetId, language.presets)
+      ? name
+      : language.kindName(kind, surname, stem);
   }
 
-  return function placeIn(city: City, options: PlaceOptions = {}): PlaceRecord {
-    const locale = localeOf(city);
-    // Half the places in a dense core a third as wide as the city, half over all of it.
-    const sigmaKm = options.sigmaKm ?? (random.chance(0.5) ? locale.sigmaKm / 3 : locale.sigmaKm);
-    const latitude = Math.max(-89.9, Math.min(89.9, city.latitude + (random.gaussian() * sigmaKm) / 111.2));
-    const cosLat = Math.max(0.05, Math.cos((latitude * Math.PI) / 180));
-    let longitude = city.longitude + (random.gaussian() * sigmaKm) / (111.2 * cosLat);
+  const localities = new Localities(input.cities);
+
+  /** A point around the city: a normal spread of `sigmaKm`, drawn again (up to 20 times) beyond `maxKm`. */
+  function pointNear(city: City, sigmaKm: number, maxKm: number): Spot {
+    const cosCity = Math.max(0.05, Math.cos((city.latitude * Math.PI) / 180));
+    let dy = 0;
+    let dx = 0;
+    for (let tries = 0; tries < 20; tries++) {
+      dy = random.gaussian() * sigmaKm;
+      dx = random.gaussian() * sigmaKm;
+      if (dx * dx + dy * dy <= maxKm * maxKm) break;
+    }
+    const latitude = Math.max(-89.9, Math.min(89.9, city.latitude + dy / 111.2));
+    let longitude = city.longitude + dx / (111.2 * cosCity);
     if (longitude > 180) longitude -= 360;
     if (longitude < -180) longitude += 360;
+    return { latitude, longitude };
+  }
 
-    const category = (options.category && byId.get(options.category)) || categories.pick(random);
+  return function placeIn(drawnAround: City, options: PlaceOptions = {}): PlaceRecord {
+    const around = localeOf(drawnAround);
+    // Half the places in a dense core a third as wide as the city, half over all of it.
+    const sigmaKm = options.sigmaKm ?? (random.chance(0.5) ? around.sigmaKm / 3 : around.sigmaKm);
+    const { latitude, longitude } = pointNear(
+      drawnAround,
+      sigmaKm,
+      options.maxKm ?? Number.POSITIVE_INFINITY,
+    );
+    // The town whose area the point is in names it, and its country's ways write it.
+    const city = localities.townAt(latitude, longitude, drawnAround);
+    const locale = localeOf(city);
+
+    const fixed = options.chain
+      ? byId.get(options.chain.categoryIds[0]!)
+      : options.category
+        ? byId.get(options.category)
+        : undefined;
+    const category = fixed ?? categories.pick(random);
     const top = category.path[0]!.name;
     const placeCategories = [category];
     if (random.chance(0.1)) {
       const second = categories.pick(random);
-      if (second.id !== category.id && second.path[0]!.id === category.path[0]!.id)
+      if (second.id !== category.id && related(category.presetId, second.presetId))
         placeCategories.push(second);
     }
-    const chain = random.chance(CHAIN_SHARE[category.name] ?? 0.15)
-      ? chainFor(category, city.country)
-      : undefined;
+    const chain =
+      options.chain ??
+      (random.chance(CHAIN_SHARE[category.name] ?? 0.15) ? chainFor(category, city.country) : undefined);
     const name = chain?.name ?? nameFor(category, locale.language);
     const id = idFor(made++, random);
     const created = random.int(DAYS - 1);
@@ -253,7 +299,11 @@ export function createGenerator(input: GeneratorInput): (city: City, options?: P
     const site = slug(name);
     const columns = categoryColumns(placeCategories);
     const dining = top === 'Dining and Drinking' || top === 'Retail';
-    const house = random.chance(0.7) ? random.between(1, 199) : random.between(200, 4999);
+    const maxHouse = locale.language.maxHouse;
+    const house =
+      maxHouse > 199 && !random.chance(0.7)
+        ? random.between(200, maxHouse)
+        : random.between(1, Math.min(199, maxHouse));
 
     return {
       fsq_place_id: id,
@@ -263,7 +313,7 @@ export function createGenerator(input: GeneratorInput): (city: City, options?: P
       address: random.chance(0.92) ? locale.language.street(random, house) : null,
       locality: city.name,
       region: city.region,
-      postcode: locale.postcode(random),
+      postcode: locale.postcode(random, { latitude, longitude }),
       admin_region: null,
       post_town: null,
       po_box: null,
@@ -316,9 +366,16 @@ function bySpace(size: number) {
 export interface CityPlan {
   city: City;
   count: number;
-  /** Made first: one place of each category listed, within `sigmaKm` of the centre. */
-  core?: { categories: readonly string[]; sigmaKm: number };
+  /**
+   * Made first, within `sigmaKm` of the centre (and no farther than `maxKm`): one place of each category
+   * listed, then `perChain` places of each of the first MAJOR_CHAINS_PER_CITY major chains that operate in
+   * the city's country (major-chains.ts).
+   */
+  core?: { categories: readonly string[]; sigmaKm: number; maxKm?: number; perChain?: number };
 }
+
+/** How many major chains a dense city's core has places of, at most. */
+export const MAJOR_CHAINS_PER_CITY = 12;
 
 /** Spreads the 16 low bits of n over the even bits of a 32-bit number. */
 function spread16(n: number): number {
@@ -346,6 +403,22 @@ function zOrder(city: City, place: { latitude: number; longitude: number }): num
   return (spread16(x) | (spread16(y) << 1)) >>> 0;
 }
 
+/** The places made first around a dense city: its categories, then its country's major chains, near the centre. */
+function coreOf(
+  city: City,
+  core: NonNullable<CityPlan['core']>,
+  majors: readonly MajorChain[],
+): PlaceOptions[] {
+  // A small town's core is no wider than the town.
+  const radius = townRadiusKm(city.population);
+  const near = { sigmaKm: Math.min(core.sigmaKm, radius / 2), maxKm: Math.min(core.maxKm ?? radius, radius) };
+  const chains = majors.filter((m) => m.countries.has(city.country)).slice(0, MAJOR_CHAINS_PER_CITY);
+  return [
+    ...core.categories.map((category) => ({ category, ...near })),
+    ...chains.flatMap((m) => Array.from({ length: core.perChain ?? 0 }, () => ({ chain: m.chain, ...near }))),
+  ];
+}
+
 /**
  * The places of a plan in chunks of about `batchSize`, city by city (cities in space order: by band of a
  * degree of latitude, then longitude), each city's places in Z-order (zOrder); deterministic. While a city's
@@ -357,13 +430,13 @@ export function* generatePlan(
   batchSize: number,
 ): Generator<PlaceRecord[]> {
   const placeIn = createGenerator(input);
+  const majors = majorChains(input.chains, input.taxonomy);
   const sorted = [...plan].sort((a, b) => bySpace(1)(a.city, b.city) || a.city.id - b.city.id);
   for (const { city, count, core } of sorted) {
-    const fixed = core?.categories ?? [];
+    const fixed: PlaceOptions[] = core ? coreOf(city, core, majors) : [];
     const places: { place: PlaceRecord; key: number }[] = [];
     for (let i = 0; i < count; i++) {
-      const place =
-        i < fixed.length ? placeIn(city, { category: fixed[i], sigmaKm: core!.sigmaKm }) : placeIn(city);
+      const place = placeIn(city, fixed[i] ?? {});
       places.push({ place, key: zOrder(city, place) });
       if (places.length % batchSize === 0 && i < count - 1) yield [];
     }

@@ -15,6 +15,10 @@ export interface Language {
   name(random: Random, kind: string, surname: string, stem: string): string;
   /** Name stems (streets, places) also used in names. */
   stems: readonly string[];
+  /** A name that says what the place is ("Apotheke Müller", "Victoria Museum"), for kinds the forms above misname. */
+  kindName(kind: string, surname: string, stem: string): string;
+  /** The largest house number (American streets run into the thousands; most others stay low). */
+  maxHouse: number;
 }
 
 const words = (list: string): string[] => list.split('|');
@@ -29,6 +33,8 @@ function plain(options: {
   surnames: string;
   line: (type: string, stem: string, house: number) => string;
   name?: Language['name'];
+  kindName?: Language['kindName'];
+  maxHouse?: number;
 }): Language {
   const types = words(options.types);
   const stems = words(options.stems);
@@ -37,6 +43,8 @@ function plain(options: {
     stems,
     surnames: words(options.surnames),
     street: (random, house) => options.line(pickOf(random, types), pickOf(random, stems), house),
+    kindName: options.kindName ?? ((kind, surname) => `${kind} ${surname}`),
+    maxHouse: options.maxHouse ?? 199,
     name:
       options.name ??
       ((random, kind, surname, stem) => {
@@ -160,6 +168,20 @@ const DUTCH = plain({
   line: (type, stem, house) => `${stem}${type} ${house}`,
 });
 
+const ENGLISH_NAME: Language['name'] = (random, kind, surname, stem) => {
+  switch (random.int(4)) {
+    case 0:
+      return `${surname}'s ${kind}`;
+    case 1:
+      return `${stem} Street ${kind}`;
+    case 2:
+      return `The ${pickOf(random, ['Golden', 'Blue', 'Red', 'Little', 'Old', 'Royal', 'Green', 'Corner'])} ${pickOf(random, ['Oak', 'Lantern', 'Anchor', 'Fox', 'Crown', 'Spoon', 'Bell', 'Swan'])}`;
+    default:
+      return `${surname} & ${pickOf(random, ['Sons', 'Co.', 'Partners'])}`;
+  }
+};
+
+/** American (and Canadian) streets: numbers into the thousands, "Dr", "Blvd", presidents' names. */
 const ENGLISH = plain({
   presets: 'en',
   types: 'St|St|St|Rd|Rd|Ave|Ln|Dr|Way|Blvd|Pl',
@@ -168,18 +190,22 @@ const ENGLISH = plain({
   surnames:
     "Smith|Johnson|Williams|Brown|Jones|Miller|Davis|Wilson|Taylor|Anderson|Thomas|Moore|Jackson|Martin|Lee|Thompson|White|Harris|Clark|Lewis|Walker|Hall|Young|King|Wright|Hughes|Evans|Murphy|O'Brien|Kelly",
   line: (type, stem, house) => `${house} ${stem} ${type}`,
-  name: (random, kind, surname, stem) => {
-    switch (random.int(4)) {
-      case 0:
-        return `${surname}'s ${kind}`;
-      case 1:
-        return `${stem} Street ${kind}`;
-      case 2:
-        return `The ${pickOf(random, ['Golden', 'Blue', 'Red', 'Little', 'Old', 'Royal', 'Green', 'Corner'])} ${pickOf(random, ['Oak', 'Lantern', 'Anchor', 'Fox', 'Crown', 'Spoon', 'Bell', 'Swan'])}`;
-      default:
-        return `${surname} & ${pickOf(random, ['Sons', 'Co.', 'Partners'])}`;
-    }
-  },
+  name: ENGLISH_NAME,
+  kindName: (kind, _surname, stem) => `${stem} ${kind}`,
+  maxHouse: 4999,
+});
+
+/** British, Irish and Commonwealth streets: low numbers, Street/Road/Lane, no American presidents. */
+const BRITISH = plain({
+  presets: 'en',
+  types: 'Street|Street|Road|Road|Lane|Avenue|Close|Gardens|Terrace|Crescent|Place|Grove',
+  stems:
+    'High|Church|Market|Station|Park|Mill|Bridge|Garden|Victoria|Albert|King|Queen|Castle|Manor|London|Green|Chapel|North|South|West|York|Princes|Grange|Springfield|Elm|Oak|Beech|Meadow|School|New',
+  surnames:
+    "Smith|Jones|Williams|Taylor|Brown|Davies|Evans|Wilson|Thomas|Roberts|Johnson|Lewis|Walker|Robinson|Wood|Thompson|White|Watson|Jackson|Wright|Green|Harris|Cooper|King|Lee|Martin|Clarke|James|Morgan|O'Brien",
+  line: (type, stem, house) => `${house} ${stem} ${type}`,
+  name: ENGLISH_NAME,
+  kindName: (kind, _surname, stem) => `${stem} ${kind}`,
 });
 
 /** English-language addresses with a country's own street names (India, Thailand, the Arab world, Israel…). */
@@ -191,6 +217,7 @@ function englishWith(stems: string, surnames: string, types = 'Road|Street|St|Rd
     surnames,
     line: (type, stem, house) => `${house} ${stem} ${type}`,
     name: ENGLISH.name,
+    kindName: ENGLISH.kindName,
   });
 }
 
@@ -329,6 +356,7 @@ const RUSSIAN = plain({
   surnames: 'Иванов|Смирнов|Кузнецов|Попов|Васильев|Петров|Соколов|Михайлов|Новиков|Фёдоров|Морозов|Волков',
   line: (type, stem, house) => `${type} ${stem}, ${house}`,
   name: (random, kind, surname, stem) => (random.chance(0.5) ? `${kind} «${surname}»` : `${kind} на ${stem}`),
+  kindName: (kind, surname) => `${kind} «${surname}»`,
 });
 const UKRAINIAN = plain({
   presets: 'uk',
@@ -339,16 +367,31 @@ const UKRAINIAN = plain({
     'Мельник|Шевченко|Коваленко|Бондаренко|Бойко|Ткаченко|Кравченко|Ковальчук|Коваль|Олійник|Шевчук|Поліщук',
   line: (type, stem, house) => `${type} ${stem}, ${house}`,
   name: (random, kind, surname) => (random.chance(0.5) ? `${kind} «${surname}»` : surname),
+  kindName: (kind, surname) => `${kind} «${surname}»`,
 });
-const JAPANESE = plain({
-  presets: 'ja',
-  types: '',
-  stems:
-    '本町|中町|栄町|緑町|旭町|昭和町|大手町|新町|東町|西町|南町|北町|宮前|桜木町|神南|銀座|錦|元町|丸の内|道玄坂',
-  surnames: '佐藤|鈴木|高橋|田中|伊藤|渡辺|山本|中村|小林|加藤|吉田|山田|佐々木|山口|松本|井上',
-  line: (_type, stem, house) => `${stem}${(house % 5) + 1}-${(house % 27) + 1}-${(house % 13) + 1}`,
-  name: (random, kind, surname, stem) => (random.chance(0.5) ? `${kind} ${surname}` : `${stem}${kind}`),
-});
+/**
+ * Japanese: names in Japanese, the street part of addresses in the Hepburn romanization of the same town
+ * quarters, so the formatted address ("〒170-8500 Tokyo Minamimachi 3-22-6") keeps to one script beside the
+ * gazetteer's town names.
+ */
+const JAPANESE_QUARTERS =
+  'Honcho|Nakamachi|Sakaemachi|Midoricho|Asahimachi|Showacho|Otemachi|Shinmachi|Higashimachi|Nishimachi|Minamimachi|Kitamachi|Miyamae|Sakuragicho|Jinnan|Ginza|Nishiki|Motomachi|Marunouchi|Dogenzaka'.split(
+    '|',
+  );
+const JAPANESE: Language = {
+  ...plain({
+    presets: 'ja',
+    types: '',
+    stems:
+      '本町|中町|栄町|緑町|旭町|昭和町|大手町|新町|東町|西町|南町|北町|宮前|桜木町|神南|銀座|錦|元町|丸の内|道玄坂',
+    surnames: '佐藤|鈴木|高橋|田中|伊藤|渡辺|山本|中村|小林|加藤|吉田|山田|佐々木|山口|松本|井上',
+    line: () => '',
+    name: (random, kind, surname, stem) => (random.chance(0.5) ? `${kind} ${surname}` : `${stem}${kind}`),
+    kindName: (kind, _surname, stem) => `${stem}${kind}`,
+  }),
+  street: (random, house) =>
+    `${pickOf(random, JAPANESE_QUARTERS)} ${(house % 5) + 1}-${(house % 27) + 1}-${(house % 13) + 1}`,
+};
 const CHINESE = plain({
   presets: 'zh-CN',
   types: '路|路|路|街|大道',
@@ -356,6 +399,7 @@ const CHINESE = plain({
   surnames: '王|李|张|刘|陈|杨|黄|赵|吴|周|徐|孙|马|朱|胡|郭',
   line: (type, stem, house) => `${stem}${type}${house}号`,
   name: (random, kind, surname, stem) => (random.chance(0.5) ? `${surname}记${kind}` : `${stem}${kind}`),
+  kindName: (kind, _surname, stem) => `${stem}${kind}`,
 });
 const TAIWANESE = plain({
   presets: 'zh-TW',
@@ -364,6 +408,7 @@ const TAIWANESE = plain({
   surnames: '陳|林|黃|張|李|王|吳|劉|蔡|楊',
   line: (type, stem, house) => `${stem}${type}${house}號`,
   name: (random, kind, surname, stem) => (random.chance(0.5) ? `${surname}記${kind}` : `${stem}${kind}`),
+  kindName: (kind, _surname, stem) => `${stem}${kind}`,
 });
 const KOREAN = plain({
   presets: 'ko',
@@ -372,6 +417,7 @@ const KOREAN = plain({
   surnames: '김|이|박|최|정|강|조|윤|장|임|한|오',
   line: (type, stem, house) => `${stem}${type} ${house}`,
   name: (random, kind, surname, stem) => (random.chance(0.5) ? `${surname}네 ${kind}` : `${stem} ${kind}`),
+  kindName: (kind, _surname, stem) => `${stem} ${kind}`,
 });
 
 const LANGUAGES = {
@@ -382,6 +428,7 @@ const LANGUAGES = {
   it: ITALIAN,
   nl: DUTCH,
   en: ENGLISH,
+  gb: BRITISH,
   in: INDIA,
   ar: ARABIC,
   th: THAI,
@@ -410,8 +457,11 @@ const LANGUAGES = {
 
 type LanguageKey = keyof typeof LANGUAGES;
 
+/** American streets only where they are written so; every other country without a table of its own: British. */
+const AMERICAN = new Set(['US', 'CA', 'PR', 'GU', 'VI', 'AS', 'MP', 'UM']);
+
 /** Countries by the language their addresses are written in; every other country: English. */
-const COUNTRIES: Record<Exclude<LanguageKey, 'en'>, string> = {
+const COUNTRIES: Record<Exclude<LanguageKey, 'en' | 'gb'>, string> = {
   fr: 'FR MC LU SN CI ML BF NE GN CM CD CG GA TG BJ MG HT TD CF DJ BI MA DZ TN RE GP MQ GF NC PF YT PM BL MF WF KM MR',
   de: 'DE AT LI',
   es: 'ES MX AR CO CL PE VE EC BO PY UY CR PA GT HN SV NI DO CU PR GQ',
@@ -467,5 +517,5 @@ export function languageOf(country: string, region: string | null): Language {
   if (FRENCH_REGIONS.has(key)) return FRENCH;
   if (country === 'CH') return key === 'CH.Ticino' ? ITALIAN : GERMAN;
   if (country === 'BE') return DUTCH;
-  return BY_COUNTRY.get(country) ?? ENGLISH;
+  return BY_COUNTRY.get(country) ?? (AMERICAN.has(country) ? ENGLISH : BRITISH);
 }

@@ -1,4 +1,5 @@
 import { type City, gazetteer } from '../reference/cities.ts';
+import { townRadiusKm } from './locality.ts';
 import type { Random } from './random.ts';
 
 /**
@@ -167,7 +168,7 @@ const FIXED_LEAD: Record<string, [number, number]> = {
   GU: [96910, 96932],
   PR: [600, 988],
   PE: [1000, 25999],
-  BH: [101, 999],
+  BH: [200, 999],
 };
 
 /** [first, last] codes of the largest cities, as numbers in the country's format. */
@@ -619,7 +620,30 @@ const LONDON = ['EC', 'WC', 'E', 'N', 'NW', 'SE', 'SW', 'W'];
 
 let gbAreas: { city: City; area: string }[] | undefined;
 
-function gbPostcode(random: Random, city: City): string {
+/** London's postcode areas by compass sector from the centre (bearing in degrees, clockwise from north). */
+const LONDON_SECTORS: [below: number, area: string][] = [
+  [30, 'N'],
+  [100, 'E'],
+  [180, 'SE'],
+  [250, 'SW'],
+  [300, 'W'],
+  [330, 'NW'],
+  [360, 'N'],
+];
+
+/** A London area and district by position: EC and WC within 1.5 km of the centre, then by sector and distance. */
+function londonDistrict(city: City, spot: Spot): { area: string; district: number } {
+  const cosLat = Math.cos((city.latitude * Math.PI) / 180);
+  const dy = (spot.latitude - city.latitude) * 111.2;
+  const dx = (spot.longitude - city.longitude) * 111.2 * cosLat;
+  const km = Math.sqrt(dx * dx + dy * dy);
+  if (km < 1.5) return { area: dx > 0 ? 'EC' : 'WC', district: 1 + Math.min(3, Math.floor(km * 2)) };
+  const bearing = ((Math.atan2(dx, dy) * 180) / Math.PI + 360) % 360;
+  const area = LONDON_SECTORS.find(([below]) => bearing < below)![1];
+  return { area, district: 1 + Math.min(19, Math.floor((km - 1.5) * 1.5)) };
+}
+
+function gbPostcode(random: Random, city: City, spot: Spot): string {
   gbAreas ??= GB_AREAS.flatMap(([name, area]) => {
     const found = gazetteer().resolve(`${name}, GB`);
     return found ? [{ city: found, area }] : [];
@@ -634,10 +658,14 @@ function gbPostcode(random: Random, city: City): string {
     }
   }
   const h = hash(city.id);
-  const london = best.area === '';
-  const area = london ? LONDON[random.int(LONDON.length)]! : best.area;
+  const london = best.area === '' && best.city.id === city.id;
   const own = best.city.id === city.id;
-  const district = own ? 1 + random.int(london ? 10 : 20) : 1 + (h % 40);
+  const { area, district } = london
+    ? londonDistrict(city, spot)
+    : {
+        area: best.area === '' ? LONDON[h % LONDON.length]! : best.area,
+        district: own ? 1 + districtOf(city, 20, spot) : 1 + (h % 40),
+      };
   const inner = area === 'EC' || area === 'WC' ? `${district % 4 || 1}${'ABMNPRVW'[h % 8]}` : district;
   return `${area}${inner} ${random.int(10)}${letter(random)}${letter(random)}`;
 }
@@ -672,10 +700,40 @@ function caPostcode(random: Random, city: City): string {
 const EIRCODE = 'ACDEFHKNPRTVWXY';
 const AR_PROVINCE_LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
 
-/** Per city: a function from the place's random stream to a postcode (or null where the country has none). */
-export function postcodesOf(city: City): (random: Random) => string | null {
+/** Where a place is: its position, for the postcode district it lies in. */
+export interface Spot {
+  latitude: number;
+  longitude: number;
+}
+
+/**
+ * Which of a city's `count` postcode districts a point lies in, so that neighbours share a code and a code
+ * covers one part of the city: the districts are the cells of rings of equal area around the centre, each
+ * ring cut into equal sectors, numbered from the centre outwards (Paris's 20 arrondissements come out as 75001–
+ * 75004 in the centre, 75017–75020 at the edge, as they spiral there). Points beyond the city's radius are in
+ * its outer ring.
+ */
+export function districtOf(city: City, count: number, spot: Spot): number {
+  if (count <= 1) return 0;
+  const rings = Math.ceil(Math.sqrt(count));
+  const perRing = Math.ceil(count / rings);
+  const cosLat = Math.max(0.05, Math.cos((city.latitude * Math.PI) / 180));
+  const dy = (spot.latitude - city.latitude) * 111.2;
+  const dx = (spot.longitude - city.longitude) * 111.2 * cosLat;
+  const share = Math.min(0.999, (dx * dx + dy * dy) / townRadiusKm(city.population) ** 2);
+  const ring = Math.floor(share * rings);
+  const angle = (Math.atan2(dy, dx) + Math.PI) / (2 * Math.PI);
+  const sector = Math.min(perRing - 1, Math.floor(angle * perRing));
+  return Math.min(count - 1, ring * perRing + sector);
+}
+
+/**
+ * Per city: a function from the place's random stream and position to a postcode (null where the country has
+ * none).
+ */
+export function postcodesOf(city: City): (random: Random, spot: Spot) => string | null {
   const country = city.country;
-  if (country === 'GB') return (random) => gbPostcode(random, city);
+  if (country === 'GB') return (random, spot) => gbPostcode(random, city, spot);
   if (country === 'CA') return (random) => caPostcode(random, city);
   if (country === 'IE') {
     // Eircodes: a routing key (Dublin D01–D24, elsewhere one per town), then four characters of its own set
@@ -689,13 +747,13 @@ export function postcodesOf(city: City): (random: Random) => string | null {
     const province =
       city.name === 'Buenos Aires' ? 'C' : AR_PROVINCE_LETTERS[stringHash(city.region ?? '') % 24]!;
     const codes = numericCodes(city, 4);
-    return (random) =>
-      `${province}${String(Math.max(1000, codes.first + random.int(codes.count))).padStart(4, '0')}${letter(random)}${letter(random)}${letter(random)}`;
+    return (random, spot) =>
+      `${province}${String(Math.max(1000, codes.first + districtOf(city, codes.count, spot))).padStart(4, '0')}${letter(random)}${letter(random)}${letter(random)}`;
   }
   if (country === 'NL') {
     const codes = numericCodes(city, 4);
-    return (random) => {
-      const number = Math.max(1000, codes.first + random.int(codes.count) * codes.step);
+    return (random, spot) => {
+      const number = Math.max(1000, codes.first + districtOf(city, codes.count, spot) * codes.step);
       let pair = `${letter(random)}${letter(random)}`;
       if (pair === 'SA' || pair === 'SD' || pair === 'SS') pair = 'AB';
       return `${number} ${pair}`;
@@ -711,8 +769,9 @@ export function postcodesOf(city: City): (random: Random) => string | null {
   const codes = numericCodes(city, digits);
   const max = 10 ** digits - 1;
   const leadMin = FIXED_LEAD[country] || CITY_RANGES[country] || country === 'FR' ? 0 : 10 ** (digits - 1);
-  return (random) => {
-    const code = Math.min(max, Math.max(leadMin, codes.first + random.int(codes.count) * codes.step));
+  return (_random, spot) => {
+    const district = districtOf(city, codes.count, spot);
+    const code = Math.min(max, Math.max(leadMin, codes.first + district * codes.step));
     return render(format, code);
   };
 }
