@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namesOf, type PlaceRecord, writePlaces } from '../src/index.ts';
+import { hexId } from '../src/reference/ids.ts';
 import { bareRecord, callPlaces, nextPage, type PlacesFixture, startPlaces } from './helpers.ts';
 
 // Nearest-first search reads places in distance order from the index and settles ties (places at one point) by
@@ -10,6 +11,9 @@ const A = { lat: 48.8566, lon: 2.3522 };
 const B = { lat: 48.857, lon: 2.353 };
 const C = { lat: 48.86, lon: 2.36 };
 let records: PlaceRecord[];
+// Two categories of the taxonomy (an id that names none is a 400), neither below the other.
+const CAT_X = hexId('category', 'amenity/cafe');
+const CAT_Y = hexId('category', 'shop/bakery');
 
 function place(i: number, at: { lat: number; lon: number }, category: string): PlaceRecord {
   const id = `tie${String((i * 7919) % 1000).padStart(4, '0')}${i}`;
@@ -28,9 +32,9 @@ function place(i: number, at: { lat: number; lon: number }, category: string): P
 beforeAll(async () => {
   f = await startPlaces();
   records = [
-    ...Array.from({ length: 30 }, (_, i) => place(i, A, i % 3 === 0 ? 'cat-x' : 'cat-y')),
-    ...Array.from({ length: 25 }, (_, i) => place(100 + i, B, i % 3 === 0 ? 'cat-x' : 'cat-y')),
-    ...Array.from({ length: 5 }, (_, i) => place(200 + i, C, 'cat-x')),
+    ...Array.from({ length: 30 }, (_, i) => place(i, A, i % 3 === 0 ? CAT_X : CAT_Y)),
+    ...Array.from({ length: 25 }, (_, i) => place(100 + i, B, i % 3 === 0 ? CAT_X : CAT_Y)),
+    ...Array.from({ length: 5 }, (_, i) => place(200 + i, C, CAT_X)),
   ];
   await writePlaces(f.deps.db, records, namesOf(f.places.deps.reference()));
 }, 120_000);
@@ -71,10 +75,10 @@ describe('nearest-first search with places at the same point', () => {
   it('orders ties by id with category and open_now filters', async () => {
     for (const limit of [3, 5]) {
       const got = await everyPage(
-        `/places/search?ll=${A.lat},${A.lon}&radius=2000&fsq_category_ids=cat-x&open_now=true&limit=${limit}`,
+        `/places/search?ll=${A.lat},${A.lon}&radius=2000&fsq_category_ids=${CAT_X}&open_now=true&limit=${limit}`,
       );
       expect(got, `limit ${limit}`).toEqual(
-        expected((r) => r.fsq_category_ids.includes('cat-x') && r.hours !== null),
+        expected((r) => r.fsq_category_ids.includes(CAT_X) && r.hours !== null),
       );
     }
   });
