@@ -57,9 +57,11 @@ const FIELDS = {
 
 export const SuggestEditQuery = Type.Object({
   ...FIELDS,
-  add_fsq_category_ids: idList('Categories to add (comma list of ids)'),
-  remove_fsq_category_ids: idList('Categories to remove'),
-  primary_fsq_category_id: text('The category to list first'),
+  add_fsq_category_ids: idList(
+    'Categories to add: comma list of taxonomy ids, 24 hex digits or the v3 number (GET /places/categories)',
+  ),
+  remove_fsq_category_ids: idList('Categories to remove, by the ids answers show them with'),
+  primary_fsq_category_id: text('The category to list first (a taxonomy id in either form)'),
   add_fsq_chain_ids: idList('Chains to add'),
   remove_fsq_chain_ids: idList('Chains to remove'),
   primary_fsq_chain_id: text('The chain to list first'),
@@ -106,7 +108,7 @@ export const SuggestPlaceQuery = Type.Object({
   name: text('Required: the name of the new place'),
   latitude: coordinate('latitude', 'Required: decimal degrees, -90 to 90'),
   longitude: coordinate('longitude', 'Required: decimal degrees, -180 to 180'),
-  categories: text('Comma list of category ids'),
+  categories: text('Comma list of taxonomy category ids, 24 hex digits or the v3 number'),
   chains: text('Comma list of chain ids'),
   comment: COMMENT,
   dry_run: DRY_RUN,
