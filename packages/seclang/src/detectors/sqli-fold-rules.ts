@@ -1,7 +1,7 @@
 // The folding rules over the first two or three tokens of the window [left, pos). A rule that
 // folds moves `pos` back (dropping tokens) and usually restarts the window at 0.
 
-import { lookupWord } from './sqli-keywords.ts';
+import { beginsPhrase, lookupWord } from './sqli-keywords.ts';
 import {
   copyToken,
   isArithmeticOperator,
@@ -27,7 +27,7 @@ const MERGE_SECOND = new Set<string>('knoUfEtT&');
 /** UNION + ALL → "UNION ALL" when the phrase is in the keyword table. */
 function mergeWords(a: SqlToken, b: SqlToken): boolean {
   if (!MERGE_FIRST.has(a.type) || !MERGE_SECOND.has(b.type)) return false;
-  if (a.val.length + b.val.length + 1 > TOKEN_VALUE_MAX) return false;
+  if (a.val.length + b.val.length + 1 > TOKEN_VALUE_MAX || !beginsPhrase(a.val)) return false;
   const phrase = `${a.val} ${b.val}`;
   const type = lookupWord(phrase);
   if (type === '') return false;
@@ -37,7 +37,7 @@ function mergeWords(a: SqlToken, b: SqlToken): boolean {
 }
 
 /** Names that are functions when '(' follows but common enough as column names to be words. */
-const FUNCTION_WHEN_CALLED = [
+const FUNCTION_WHEN_CALLED = new Set([
   'USER_ID',
   'USER_NAME',
   'DATABASE',
@@ -49,7 +49,11 @@ const FUNCTION_WHEN_CALLED = [
   'CURRENT_TIMESTAMP',
   'LOCALTIME',
   'LOCALTIMESTAMP',
-];
+]);
+const IF = new Set(['IF']);
+const IN = new Set(['IN', 'NOT IN']);
+const LIKE = new Set(['LIKE', 'NOT LIKE']);
+const USER = new Set(['USER']);
 
 function drop(w: FoldWindow, count: number, restart: boolean): typeof PAIR.folded {
   w.pos -= count;
@@ -69,7 +73,7 @@ export function foldPair(w: FoldWindow): number {
   const { string, semicolon, operator, logicOperator, leftParens, rightParens, bareword } = TOKEN;
   if (a.type === string && b.type === string) return drop(w, 1, false); // 'a' 'b'
   if (a.type === semicolon && b.type === semicolon) return drop(w, 1, false); // ;;
-  if (a.type === semicolon && b.type === TOKEN.function && tokenIs(b, 'IF')) {
+  if (a.type === semicolon && b.type === TOKEN.function && tokenIs(b, IF)) {
     b.type = TOKEN.tsql; // ; IF 1=1 … is Transact-SQL control flow
     w.left += 2;
     return PAIR.folded;
@@ -82,16 +86,16 @@ export function foldPair(w: FoldWindow): number {
   if (
     (a.type === bareword || a.type === TOKEN.variable) &&
     b.type === leftParens &&
-    tokenIs(a, ...FUNCTION_WHEN_CALLED)
+    tokenIs(a, FUNCTION_WHEN_CALLED)
   ) {
     a.type = TOKEN.function;
     return PAIR.folded;
   }
-  if (a.type === TOKEN.keyword && tokenIs(a, 'IN', 'NOT IN')) {
+  if (a.type === TOKEN.keyword && tokenIs(a, IN)) {
     a.type = b.type === leftParens ? operator : bareword;
     return PAIR.folded;
   }
-  if (a.type === operator && tokenIs(a, 'LIKE', 'NOT LIKE')) {
+  if (a.type === operator && tokenIs(a, LIKE)) {
     if (b.type === leftParens) a.type = TOKEN.function; // LIKE(…) is a function
     return PAIR.next;
   }
@@ -100,8 +104,10 @@ export function foldPair(w: FoldWindow): number {
     return drop(w, 1, true);
   }
   if (a.type === TOKEN.collate && b.type === bareword) {
-    if (b.val.includes('_')) {
-      b.type = TOKEN.sqlType; // collation names have a '_'
+    // collation names have a '_' (looked for as in a C string: up to a NUL)
+    const nul = b.val.indexOf('\0');
+    if ((nul < 0 ? b.val : b.val.slice(0, nul)).includes('_')) {
+      b.type = TOKEN.sqlType;
       w.left = 0;
     }
     return PAIR.next;
@@ -141,27 +147,26 @@ export function foldTriple(w: FoldWindow): number {
   const b = w.tokens[w.left + 1]!;
   const c = w.tokens[w.left + 2]!;
   const { number, operator, bareword, variable, comma, leftParens, dot } = TOKEN;
-  const foldTwo = (): number => drop(w, 2, true);
-  if (a.type === number && b.type === operator && c.type === number) return foldTwo();
-  if (a.type === operator && b.type !== leftParens && c.type === operator) return foldTwo();
-  if (a.type === TOKEN.logicOperator && c.type === TOKEN.logicOperator) return foldTwo();
+  if (a.type === number && b.type === operator && c.type === number) return drop(w, 2, true);
+  if (a.type === operator && b.type !== leftParens && c.type === operator) return drop(w, 2, true);
+  if (a.type === TOKEN.logicOperator && c.type === TOKEN.logicOperator) return drop(w, 2, true);
   if (
     a.type === variable &&
     b.type === operator &&
     (c.type === variable || c.type === number || c.type === bareword)
   ) {
-    return foldTwo();
+    return drop(w, 2, true);
   }
   if (
     (a.type === bareword || a.type === number) &&
     b.type === operator &&
     (c.type === number || c.type === bareword)
   ) {
-    return foldTwo();
+    return drop(w, 2, true);
   }
   if (VALUE.has(a.type) && b.type === operator && b.val === '::' && c.type === TOKEN.sqlType)
-    return foldTwo();
-  if (VALUE.has(a.type) && b.type === comma && VALUE.has(c.type)) return foldTwo();
+    return drop(w, 2, true);
+  if (VALUE.has(a.type) && b.type === comma && VALUE.has(c.type)) return drop(w, 2, true);
   const unary = isUnaryOperator(b);
   if (
     (a.type === TOKEN.expression || a.type === TOKEN.group || a.type === comma) &&
@@ -187,7 +192,7 @@ export function foldTriple(w: FoldWindow): number {
     copyToken(b, c); // 1,-sin(1) → 1,sin(1)
     return drop(w, 1, true);
   }
-  if (a.type === bareword && b.type === dot && c.type === bareword) return foldTwo(); // db.table
+  if (a.type === bareword && b.type === dot && c.type === bareword) return drop(w, 2, true); // db.table
   if (a.type === TOKEN.expression && b.type === dot && c.type === bareword) {
     copyToken(b, c); // select . `foo` → select `foo`
     return drop(w, 1, true);
@@ -196,7 +201,7 @@ export function foldTriple(w: FoldWindow): number {
     a.type === TOKEN.function &&
     b.type === leftParens &&
     c.type !== TOKEN.rightParens &&
-    tokenIs(a, 'USER')
+    tokenIs(a, USER)
   ) {
     a.type = bareword; // USER() takes no argument: USER(x) is a column
   }

@@ -7,7 +7,7 @@
 import { type FoldWindow, foldPair, foldTriple, PAIR, TRIPLE } from './sqli-fold-rules.ts';
 import { nextToken } from './sqli-lexer.ts';
 import type { ScanState } from './sqli-scan.ts';
-import { copyToken, isUnaryOperator, newToken, type SqlToken, TOKEN } from './sqli-token.ts';
+import { clearToken, copyToken, isUnaryOperator, newToken, type SqlToken, TOKEN } from './sqli-token.ts';
 
 /** Tokens in a fingerprint. */
 export const MAX_TOKENS = 5;
@@ -40,6 +40,15 @@ export class Folder implements FoldWindow {
   private readonly lastComment = newToken();
 
   constructor(private readonly st: ScanState) {}
+
+  /** Empties the window for the next reading of the state's input. */
+  reset(): void {
+    for (const t of this.tokens) clearToken(t);
+    clearToken(this.lastComment);
+    this.pos = 0;
+    this.left = 0;
+    this.more = true;
+  }
 
   /** Reads until the window [left, pos) holds `size` tokens (comments are set aside). */
   private fill(size: number): void {

@@ -1,6 +1,6 @@
 // Word-like tokens: bare words and keywords, `backtick` names, [bracket] names, @variables.
 
-import { lookupWord } from './sqli-keywords.ts';
+import { foldHashStep, lookupWord, mayBeKeyword } from './sqli-keywords.ts';
 import { byteSet, readQuoted, type ScanState, spanUntil } from './sqli-scan.ts';
 import { clearToken, TOKEN, TOKEN_VALUE_MAX } from './sqli-token.ts';
 
@@ -9,23 +9,27 @@ const VARIABLE_END = byteSet(" <>:\\?=@!#~+-*/&|^%(),';\t\n\v\f\r'`\"");
 
 /** A word up to the next delimiter; its type comes from the keyword table (bareword if absent). */
 export function readWord(st: ScanState): number {
+  const s = st.s;
   const start = st.pos;
-  const len = spanUntil(st.s, start, WORD_END);
+  const len = spanUntil(s, start, WORD_END);
   st.assign(TOKEN.bareword, start, len);
-  // `select.1` or `select`x``: a keyword before a dot or backtick ends the word there.
-  const val = st.tok.val;
-  for (let i = 0; i < val.length; i++) {
-    const c = val.charCodeAt(i);
-    if (c === 46 || c === 96) {
-      const type = lookupWord(val.slice(0, i));
+  // One pass over the kept characters: `select.1` or `select`x`` (a keyword before a dot or a
+  // backtick ends the word there) and the word's hash, which rules out most table lookups.
+  const kept = Math.min(len, TOKEN_VALUE_MAX);
+  let hash = 0;
+  for (let i = 0; i < kept; i++) {
+    const c = s.charCodeAt(start + i);
+    if ((c === 46 || c === 96) && mayBeKeyword(hash)) {
+      const type = lookupWord(s.slice(start, start + i));
       if (type !== '' && type !== TOKEN.bareword) {
         clearToken(st.tok);
         st.assign(type, start, i);
         return start + i;
       }
     }
+    hash = foldHashStep(hash, c);
   }
-  if (len < TOKEN_VALUE_MAX + 1) st.tok.type = lookupWord(val) || TOKEN.bareword;
+  if (len <= TOKEN_VALUE_MAX && mayBeKeyword(hash)) st.tok.type = lookupWord(st.tok.val) || TOKEN.bareword;
   return start + len;
 }
 

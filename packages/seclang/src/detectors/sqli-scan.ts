@@ -1,12 +1,16 @@
 // Shared state and byte-level helpers of the SQLi tokenizer. Input is a binary string (one char
 // per byte); a character above 0xFF is treated like a byte ≥ 0x80, a word character.
 
-import { type SqlToken, TOKEN, TOKEN_VALUE_MAX } from './sqli-token.ts';
+import { newToken, type SqlToken, TOKEN, TOKEN_VALUE_MAX } from './sqli-token.ts';
 
 /** How the input is read: as is, or as if it followed an opening ' or ". */
 export type QuoteMode = '' | "'" | '"';
 
 export class ScanState {
+  s = '';
+  quote: QuoteMode = '';
+  /** MySQL reading: `#` starts a comment and `--x` is not one. */
+  mysql = false;
   pos = 0;
   /** Tokens produced so far, comments included. */
   tokenCount = 0;
@@ -14,14 +18,18 @@ export class ScanState {
   dashCommentNoSpace = 0;
   hashSeen = 0;
   /** The token being filled. */
-  tok!: SqlToken;
+  tok: SqlToken = newToken();
 
-  constructor(
-    readonly s: string,
-    readonly quote: QuoteMode,
-    /** MySQL reading: `#` starts a comment and `--x` is not one. */
-    readonly mysql: boolean,
-  ) {}
+  /** Starts a reading of `s` (the state is reused: detection is synchronous). */
+  reset(s: string, quote: QuoteMode, mysql: boolean): void {
+    this.s = s;
+    this.quote = quote;
+    this.mysql = mysql;
+    this.pos = 0;
+    this.tokenCount = 0;
+    this.dashCommentNoSpace = 0;
+    this.hashSeen = 0;
+  }
 
   get n(): number {
     return this.s.length;

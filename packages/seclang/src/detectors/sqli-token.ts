@@ -62,13 +62,22 @@ export function copyToken(to: SqlToken, from: SqlToken): void {
   to.strClose = from.strClose;
 }
 
-/** ASCII-only upper case, as the keyword table is matched (bytes ≥ 0x80 are left alone). */
-export function upperAscii(s: string): string {
-  return /[a-z]/.test(s) ? s.replace(/[a-z]+/g, (m) => m.toUpperCase()) : s;
+/** Whether every character is ASCII. */
+export function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) >= 128) return false;
+  }
+  return true;
 }
 
-function valIs(t: SqlToken, upper: string): boolean {
-  return t.val.length === upper.length && upperAscii(t.val) === upper;
+/**
+ * `word` in upper case if it can equal an ASCII entry of a table, else ''. The table is matched
+ * byte by byte with only a-z folded; toUpperCase is native and agrees for ASCII, and a word with
+ * any other character (ß → SS, ı → I) can match no entry.
+ */
+export function upperForLookup(word: string): string {
+  const upper = word.toUpperCase();
+  return upper.length === word.length && isAscii(upper) && isAscii(word) ? upper : '';
 }
 
 /** + - ! ~ !! NOT: an operator that can stand before a value. */
@@ -81,7 +90,7 @@ export function isUnaryOperator(t: SqlToken): boolean {
     case 2:
       return v === '!!';
     case 3:
-      return upperAscii(v) === 'NOT';
+      return upperForLookup(v) === 'NOT';
     default:
       return false;
   }
@@ -92,8 +101,7 @@ export function isArithmeticOperator(t: SqlToken): boolean {
   return t.type === TOKEN.operator && v.length === 1 && '*/-+%'.includes(v);
 }
 
-/** Whether the token's value is the given upper-case word, in any case. */
-export function tokenIs(t: SqlToken, ...words: string[]): boolean {
-  for (const w of words) if (valIs(t, w)) return true;
-  return false;
+/** Whether the token's value, in any ASCII case, is one of the upper-case `words`. */
+export function tokenIs(t: SqlToken, words: ReadonlySet<string>): boolean {
+  return t.val.length <= 17 && words.has(upperForLookup(t.val));
 }

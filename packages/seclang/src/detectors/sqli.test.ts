@@ -49,6 +49,7 @@ describe('detectSQLi agrees with libinjection v3.9.2 (testdata/libinjection/)', 
     ['sqli-attack-samples.json', 16000],
     ['sqli-false-positives.json', 400],
     ['sqli-unit-tests.json', 400],
+    ['sqli-fuzz.json', 3900],
   ])('%s: same decision, fingerprint and readings', (file, atLeast) => {
     const vectors = loadVectors(file);
     expect(vectors.length).toBeGreaterThan(atLeast);
@@ -107,18 +108,22 @@ describe('detectSQLi vectors (testdata/detect-sqli.json)', () => {
   );
 });
 
+const FINGERPRINT = /^[kUBEtfn1vso&cA(){}.,:;T?X\\]{1,5}$/;
+
 describe('detectSQLi robustness', () => {
   it('never throws and returns a well-formed result on any string', () => {
     fc.assert(
       fc.property(
-        fc.oneof(fc.string({ maxLength: 300, unit: 'binary' }), fc.string({ unit: 'grapheme' })),
+        fc.oneof(
+          fc.string({ maxLength: 300, unit: 'binary' }),
+          fc.string({ maxLength: 60, unit: 'grapheme' }),
+        ),
         (input) => {
           const result = detectSQLi(input);
-          expect(typeof result.match).toBe('boolean');
-          if (result.match) expect(result.fingerprint).toMatch(/^[kUBEtfn1vso&cA(){}.,:;T?X\\]{1,5}$/);
+          return result.match ? FINGERPRINT.test(result.fingerprint ?? '') : result.fingerprint === undefined;
         },
       ),
-      { numRuns: 3000 },
+      { numRuns: 1500 },
     );
   });
 

@@ -23,10 +23,14 @@ interface ReadingWithDialectHint extends Reading {
   mysqlMayDiffer: boolean;
 }
 
-/** Tokenizes and folds one reading of the input into its fingerprint. */
+// One state for every reading: detection is synchronous and never re-entered.
+const st = new ScanState();
+const folder = new Folder(st);
+
+/** Tokenizes and folds one reading of the input into its fingerprint (tokens valid until the next call). */
 export function readSql(input: string, quote: QuoteMode, mysql: boolean): ReadingWithDialectHint {
-  const st = new ScanState(input, quote, mysql);
-  const folder = new Folder(st);
+  st.reset(input, quote, mysql);
+  folder.reset();
   const count = folder.fold();
   const tokens = folder.tokens;
   const last = tokens[count - 1];
@@ -69,7 +73,8 @@ function readBothDialects(input: string, quote: QuoteMode): SqliResult | undefin
 }
 
 export function detectSQLi(input: string): SqliResult {
-  if (input.length === 0) return NO_MATCH;
+  // one character makes at most one token, and no one-letter fingerprint but X (from /*!) is listed
+  if (input.length < 2) return NO_MATCH;
   return (
     readBothDialects(input, '') ??
     (input.includes("'") ? readBothDialects(input, "'") : undefined) ??
