@@ -41,9 +41,10 @@ describe('the token endpoint, {auth_url}/oauth2/access_token', () => {
     const res = await fetch(`${f.baseUrl}/oauth2/access_token?${query}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    const body = (await res.json()) as { access_token: string; token_type: string };
-    expect(Object.keys(body).sort()).toEqual(['access_token', 'token_type']);
+    const body = (await res.json()) as { access_token: string; token_type: string; scope: string };
+    expect(Object.keys(body).sort()).toEqual(['access_token', 'scope', 'token_type']);
     expect(body.token_type).toBe('Bearer');
+    expect(body.scope).toBe('places');
     expect(body.access_token).toMatch(/^at_[A-Za-z0-9_-]{43}$/);
     const auth = await f.identity.resolveBearer(body.access_token);
     expect(auth).toMatchObject({ kind: 'oauth_user', organizationId: f.orgId, appId: f.appId });
@@ -268,6 +269,7 @@ describe('revocation (RFC 7009), introspection (RFC 7662) and metadata (RFC 8414
       active: true,
       client_id: f.clientId,
       token_type: 'Bearer',
+      scope: 'places',
       iss: f.deps.config.publicUrl,
     });
     expect(typeof info.sub).toBe('string');
@@ -311,6 +313,8 @@ describe('revocation (RFC 7009), introspection (RFC 7662) and metadata (RFC 8414
       token_endpoint: `${issuer}/oauth2/access_token`,
       revocation_endpoint: `${issuer}/oauth2/revoke`,
       introspection_endpoint: `${issuer}/oauth2/introspect`,
+      userinfo_endpoint: `${issuer}/oauth2/userinfo`,
+      scopes_supported: ['places', 'placemaker'],
       code_challenge_methods_supported: ['S256'],
       response_types_supported: ['code'],
       authorization_response_iss_parameter_supported: true,

@@ -2,7 +2,6 @@ import { type CairnError, toCairnError } from '@cairn/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdentityDeps } from '../deps.ts';
 import { getOrganization } from '../organizations/service.ts';
-import { findConsent } from '../store/consents.ts';
 import { consentPage, errorPage } from '../web/pages.ts';
 import { checkCsrf, csrfToken, field, pageHeaders } from '../web/security.ts';
 import { currentPerson } from '../web/session.ts';
@@ -13,10 +12,14 @@ import {
 } from './authorize/index.ts';
 import { authenticateClientRequest } from './client-auth.ts';
 import { authorizationResponse, issueAuthorizationCode } from './codes.ts';
+import { alreadyConsented } from './consent.ts';
 import { isPageError, oauthError } from './errors.ts';
 import { collectParams, type Params } from './params.ts';
+import { OAuthErrorSchema, UserInfoSchema } from './schemas.ts';
+import { SCOPES_SUPPORTED } from './scopes.ts';
 import { exchangeAuthorizationCode } from './token/authorization-code.ts';
 import { introspectForClient, revokeForClient } from './token-management.ts';
+import { userInfo } from './userinfo.ts';
 
 const OAUTH_CODES = new Set([
   'invalid_request',
@@ -26,6 +29,7 @@ const OAUTH_CODES = new Set([
   'unsupported_grant_type',
   'unsupported_response_type',
   'access_denied',
+  'invalid_token',
 ]);
 
 /**
@@ -102,9 +106,7 @@ export function oauthRoutes(deps: IdentityDeps, issuer: string) {
         303,
       );
     }
-    const consent = await findConsent(deps.db, person.userId, authz.app.id);
-    const consented = authz.app.firstParty || (consent && (consent.placemaker || !authz.placemaker));
-    if (decision === 'allow' || consented) {
+    if (decision === 'allow' || (await alreadyConsented(deps, person.userId, authz))) {
       const code = await issueAuthorizationCode(deps, authz, person.userId, {
         recordConsent: decision === 'allow',
       });
@@ -202,6 +204,18 @@ export function oauthRoutes(deps: IdentityDeps, issuer: string) {
       },
     );
 
+    const userinfoSchema = {
+      tags: ['identity'],
+      summary:
+        "OpenID Connect userinfo: who the person behind a third-party access token is (Bearer: the user's access token)",
+      security: [{ bearer: [] }],
+      response: { 200: UserInfoSchema, 401: OAuthErrorSchema },
+    };
+    const userinfo = async (request: FastifyRequest, reply: FastifyReply) =>
+      reply.header('cache-control', 'no-store').send(await userInfo(deps, request.headers.authorization));
+    app.get('/oauth2/userinfo', { schema: userinfoSchema }, userinfo);
+    app.post('/oauth2/userinfo', { schema: userinfoSchema }, userinfo);
+
     app.get(
       '/.well-known/oauth-authorization-server',
       { schema: { tags: ['identity'], summary: 'RFC 8414 metadata' } },
@@ -211,6 +225,8 @@ export function oauthRoutes(deps: IdentityDeps, issuer: string) {
         token_endpoint: `${issuer}/oauth2/access_token`,
         revocation_endpoint: `${issuer}/oauth2/revoke`,
         introspection_endpoint: `${issuer}/oauth2/introspect`,
+        userinfo_endpoint: `${issuer}/oauth2/userinfo`,
+        scopes_supported: SCOPES_SUPPORTED,
         response_types_supported: ['code'],
         response_modes_supported: ['query'],
         grant_types_supported: ['authorization_code'],

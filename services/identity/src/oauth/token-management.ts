@@ -3,6 +3,7 @@ import type { App } from '../apps/service.ts';
 import { announceRevoked } from '../auth/revocations.ts';
 import type { IdentityDeps } from '../deps.ts';
 import { findAccessTokenByHash, revokeAppToken } from '../store/access-tokens.ts';
+import { scopeOf } from './scopes.ts';
 
 /** RFC 7009: revokes the token if this client holds it; unknown tokens are no error. */
 export async function revokeForClient(deps: IdentityDeps, app: App, token: string): Promise<void> {
@@ -29,6 +30,7 @@ export async function introspectForClient(
     active: true,
     client_id: app.clientId,
     token_type: 'Bearer',
+    scope: scopeOf(record.placemaker),
     sub: String(record.userId),
     iat: Math.floor(record.createdAt.getTime() / 1000),
     iss: issuer,

@@ -60,3 +60,8 @@ export async function findManagedUserForUpdate(
 export async function markUserDeleted(db: Queryable, userId: number, at: Date): Promise<void> {
   await db.query('UPDATE users SET deleted_at = $2 WHERE id = $1', [userId, at]);
 }
+
+export async function findUserById(db: Queryable, userId: number): Promise<UserRecord | undefined> {
+  const { rows } = await db.query<Row>('SELECT * FROM users WHERE id = $1', [userId]);
+  return rows[0] && toRecord(rows[0]);
+}

@@ -8,8 +8,17 @@ import { lockAuthorizationCode, markAuthorizationCodeConsumed } from '../../stor
 import { oauthError } from '../errors.ts';
 import type { Params } from '../params.ts';
 import { pkceRequired } from '../pkce-policy.ts';
+import { scopeOf } from '../scopes.ts';
 
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+/** RFC 6749 §5.1: no expires_in (the seed's tokens are permanent) and no refresh token. */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  /** What the person consented to, space-separated (scopes.ts). */
+  scope: string;
+}
 
 function s256(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
@@ -21,12 +30,15 @@ function s256(verifier: string): string {
  * leaves it as it was, so a client may correct itself within the code's ten minutes, and "already used" is
  * said only of a code that did produce a token. A code replayed after success revokes that token
  * (RFC 9700 §4.2.4). The row is locked for the exchange, so two concurrent exchanges yield one token.
+ * `options.accessToken` is the token's value when the caller chose it (fixtures that name their tokens);
+ * every check runs the same.
  */
 export async function exchangeAuthorizationCode(
   deps: IdentityDeps,
   app: App,
   params: Params,
-): Promise<{ access_token: string; token_type: 'Bearer' }> {
+  options: { accessToken?: string } = {},
+): Promise<TokenResponse> {
   const code = params.values.code;
   if (!code) throw oauthError.invalidRequest('Parameter code is required');
   const redirectUri = params.values.redirect_uri;
@@ -84,7 +96,7 @@ export async function exchangeAuthorizationCode(
       }
     }
     await markAuthorizationCodeConsumed(tx, grant.id, now);
-    const token = generateToken('accessToken');
+    const token = options.accessToken ?? generateToken('accessToken');
     await insertAccessToken(
       tx,
       {
@@ -99,9 +111,9 @@ export async function exchangeAuthorizationCode(
       },
       hashToken(token),
     );
-    return { token };
+    return { token, placemaker: grant.placemaker };
   });
   if (outcome.revoked) deps.resolver.forget(outcome.revoked);
   if (outcome.error) throw outcome.error;
-  return { access_token: outcome.token!, token_type: 'Bearer' };
+  return { access_token: outcome.token!, token_type: 'Bearer', scope: scopeOf(outcome.placemaker!) };
 }
