@@ -1,17 +1,16 @@
 // Rebuilds packages/seclang/testdata/libinjection/xss-{samples,other-samples,html5-tokens}.json:
 // libinjection's test vectors, labelled by the libinjection_xss() and HTML tokenizer that Debian's
 // libmodsecurity3 exports (the library ModSecurity's @detectXSS calls). Needs gcc and
-// libmodsecurity-dev; nothing of libinjection is compiled, only a small driver of ours that links
-// libmodsecurity.so.
+// libmodsecurity3; nothing of libinjection is compiled, only a small driver of ours that links
+// libmodsecurity.so.3 (packages/seclang/test/libmodsecurity-xss.ts).
 //
 // Run: npx tsx scripts/libinjection-xss-labels.ts <libinjection checkout> [--compare <dir with
 //      libinjection_xss.c, libinjection_html5.c and headers>]  (--compare builds that source in a
 //      temporary directory and reports every vector it decides differently)
 
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildDriver, runDriver } from '../packages/seclang/test/libmodsecurity-xss.ts';
 
 const TOKEN_TYPES = [
   'DATA_TEXT',
@@ -25,37 +24,6 @@ const TOKEN_TYPES = [
   'TAG_COMMENT',
   'DOCTYPE',
 ];
-
-// Reads hex-encoded inputs, one a line; prints libinjection_xss() per line, or with "tok" the
-// tokens of the data-state reading (type,hex …).
-const DRIVER = `#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-typedef struct { const char* s; size_t len; size_t pos; int is_close; void* state;
-  const char* token_start; size_t token_len; int token_type; } h5_state_t;
-void libinjection_h5_init(h5_state_t*, const char*, size_t, int);
-int libinjection_h5_next(h5_state_t*);
-int libinjection_xss(const char*, size_t);
-static int hex(int c) { return c <= '9' ? c - '0' : (c | 32) - 'a' + 10; }
-int main(int argc, char** argv) {
-  int tokens = argc > 1 && strcmp(argv[1], "tok") == 0;
-  size_t cap = 1 << 24; char* line = malloc(cap); char* in = malloc(cap / 2 + 1);
-  while (fgets(line, (int) cap, stdin)) {
-    size_t n = strcspn(line, "\\n"), m = n / 2;
-    for (size_t i = 0; i < m; i++) in[i] = (char) (hex(line[2 * i]) * 16 + hex(line[2 * i + 1]));
-    in[m] = 0;
-    if (!tokens) { printf("%d\\n", libinjection_xss(in, m)); continue; }
-    h5_state_t h; libinjection_h5_init(&h, in, m, 0);
-    while (libinjection_h5_next(&h)) {
-      printf("%d,", h.token_type);
-      for (size_t i = 0; i < h.token_len; i++) printf("%02x", (unsigned char) h.token_start[i]);
-      printf(" ");
-    }
-    printf("\\n");
-  }
-  return 0;
-}
-`;
 
 interface Vector {
   file: string;
@@ -117,9 +85,11 @@ function readTokenTests(dir: string): TokenTest[] {
 }
 
 function run(binary: string, inputs: Buffer[], mode?: 'tok'): string[] {
-  const input = `${inputs.map((b) => b.toString('hex')).join('\n')}\n`;
-  const out = execFileSync(binary, mode ? [mode] : [], { input, maxBuffer: 1 << 30 });
-  return out.toString('latin1').split('\n').slice(0, inputs.length);
+  return runDriver(
+    binary,
+    inputs.map((b) => b.toString('latin1')),
+    mode,
+  );
 }
 
 function writeVectors(path: string, header: Record<string, string>, rows: unknown[]): void {
@@ -131,9 +101,7 @@ function writeVectors(path: string, header: Record<string, string>, rows: unknow
 const [checkout] = process.argv.slice(2);
 if (!checkout) throw new Error('usage: npx tsx scripts/libinjection-xss-labels.ts <libinjection checkout>');
 const compareAt = process.argv.indexOf('--compare');
-const work = mkdtempSync(join(tmpdir(), 'libinjection-xss-'));
-writeFileSync(join(work, 'driver.c'), DRIVER);
-execFileSync('gcc', ['-O2', join(work, 'driver.c'), '-o', join(work, 'debian'), '-lmodsecurity']);
+const debian = buildDriver();
 
 const dataFiles = readdirSync(join(checkout, 'data')).sort();
 const samples = dataFiles.filter((f) => /^xss-.*\.txt$/.test(f)).flatMap((f) => readSamples(checkout, f));
@@ -143,16 +111,15 @@ const others = dataFiles
 const tokenTests = readTokenTests(checkout);
 const all = [...samples, ...others, ...tokenTests];
 const labels = run(
-  join(work, 'debian'),
+  debian,
   all.map((v) => v.bytes),
 ).map((l) => l === '1');
 
 if (compareAt > 0) {
   const src = process.argv[compareAt + 1]!;
-  const files = ['libinjection_xss.c', 'libinjection_html5.c'].map((f) => join(src, f));
-  execFileSync('gcc', ['-O2', `-I${src}`, join(work, 'driver.c'), ...files, '-o', join(work, 'source')]);
+  const source = buildDriver({ dir: src, files: ['libinjection_xss.c', 'libinjection_html5.c'] });
   const other = run(
-    join(work, 'source'),
+    source,
     all.map((v) => v.bytes),
   ).map((l) => l === '1');
   const differ = all.filter((_, k) => other[k] !== labels[k]);
@@ -182,7 +149,7 @@ writeVectors(
   others.map((v, k) => sample(v, samples.length + k)),
 );
 const tokens = run(
-  join(work, 'debian'),
+  debian,
   tokenTests.map((t) => t.bytes),
   'tok',
 );

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Makes sure the Debian packages Cairn uses are present: the OWASP CRS (modsecurity-crs) for the WAF, and
-// chromium for the browser tests. Installs them with apt-get when running as root; otherwise says how.
+// chromium for the browser tests (and libmodsecurity3 with gcc, to test @detectXSS against ModSecurity's
+// libinjection). Installs them with apt-get when running as root; otherwise says how.
 // For the multi-host test (npm run test:cluster): haproxy, the load balancer in front of the test hosts, and
 // iproute2 for the network namespaces.
 // Usage: node scripts/system-deps.mjs start|test|cluster
@@ -33,6 +34,16 @@ if (purpose === 'test') {
     pkg: 'chromium',
     present: () => existsSync('/usr/bin/chromium'),
     why: 'the browser for the UI tests',
+  });
+  wanted.push({
+    pkg: 'libmodsecurity3',
+    present: () => existsSync('/usr/lib/x86_64-linux-gnu/libmodsecurity.so.3'),
+    why: "ModSecurity's libinjection, which @detectXSS is tested against",
+  });
+  wanted.push({
+    pkg: 'gcc',
+    present: () => existsSync('/usr/bin/gcc'),
+    why: 'builds the small driver through which the tests call libmodsecurity3',
   });
   wanted.push({
     pkg: 'jq',
