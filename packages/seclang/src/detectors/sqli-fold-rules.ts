@@ -50,10 +50,13 @@ const FUNCTION_WHEN_CALLED = new Set([
   'LOCALTIME',
   'LOCALTIMESTAMP',
 ]);
-const IF = new Set(['IF']);
 const IN = new Set(['IN', 'NOT IN']);
 const LIKE = new Set(['LIKE', 'NOT LIKE']);
 const USER = new Set(['USER']);
+
+function startsWithIf(val: string): boolean {
+  return (val[0] === 'I' || val[0] === 'i') && (val[1] === 'F' || val[1] === 'f');
+}
 
 function drop(w: FoldWindow, count: number, restart: boolean): typeof PAIR.folded {
   w.pos -= count;
@@ -73,16 +76,15 @@ export function foldPair(w: FoldWindow): number {
   const { string, semicolon, operator, logicOperator, leftParens, rightParens, bareword } = TOKEN;
   if (a.type === string && b.type === string) return drop(w, 1, false); // 'a' 'b'
   if (a.type === semicolon && b.type === semicolon) return drop(w, 1, false); // ;;
-  if (a.type === semicolon && b.type === TOKEN.function && tokenIs(b, IF)) {
-    b.type = TOKEN.tsql; // ; IF 1=1 … is Transact-SQL control flow
-    w.left += 2;
-    return PAIR.folded;
-  }
   if ((a.type === operator || a.type === logicOperator) && (isUnaryOperator(b) || b.type === TOKEN.sqlType)) {
     return drop(w, 1, true);
   }
   if (a.type === leftParens && isUnaryOperator(b)) return dropBackOne(w);
   if (mergeWords(a, b)) return dropBackOne(w);
+  if (a.type === semicolon && b.type === TOKEN.function && startsWithIf(b.val)) {
+    b.type = TOKEN.tsql; // ; IF 1=1 … is Transact-SQL control flow (any function named IF…)
+    return PAIR.folded;
+  }
   if (
     (a.type === bareword || a.type === TOKEN.variable) &&
     b.type === leftParens &&

@@ -1,4 +1,4 @@
-// The SQL word table and the list of attack fingerprints, both data from libinjection v3.9.2
+// The SQL word table and the list of attack fingerprints, both data from libinjection 3.9.2-46-gbfba51f
 // (BSD-3-Clause, credited in NOTICE): keywords.json maps an upper-case word or phrase to its
 // token type; fingerprints.txt lists the folded fingerprints that are SQL injection.
 

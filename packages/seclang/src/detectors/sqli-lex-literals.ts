@@ -87,24 +87,20 @@ function readDollarString(st: ScanState, bodyStart: number, close: number): numb
   return -1;
 }
 
-/**
- * $tag$…$tag$. libinjection looks for the closing tag from index tagLen (not from the body), within
- * a window that ends tagLen before the end of the input less the start; a tag found before the body
- * counts as none. Kept as is: decisions must agree.
- */
+/** $tag$…$tag$ (unterminated: to the end). */
 function readTaggedString(st: ScanState, start: number, letters: number): number {
   const s = st.s;
   const tag = s.slice(start, start + letters + 2);
   const bodyStart = start + letters + 2;
-  const lastStart = st.n - start - tag.length;
   let found = -1;
-  for (let k = s.indexOf('$', tag.length); k >= 0 && k <= lastStart; k = s.indexOf('$', k + 1)) {
+  // each candidate is a '$'; a comparison stops at the next '$', so the search stays linear
+  for (let k = s.indexOf('$', bodyStart); k >= 0; k = s.indexOf('$', k + 1)) {
     if (s.startsWith(tag, k)) {
       found = k;
       break;
     }
   }
-  if (found < bodyStart) return readDollarString(st, bodyStart, -1);
+  if (found < 0) return readDollarString(st, bodyStart, -1);
   readDollarString(st, bodyStart, found);
   return found + tag.length;
 }

@@ -44,7 +44,7 @@ function disagreement(v: LibinjectionVector): string {
     : `readings ${readings} (libinjection ${v.readings})`;
 }
 
-describe('detectSQLi agrees with libinjection v3.9.2 (testdata/libinjection/)', () => {
+describe('detectSQLi agrees with the libinjection of Debian libmodsecurity3 3.0.9 (testdata/libinjection/)', () => {
   it.each([
     ['sqli-attack-samples.json', 16000],
     ['sqli-false-positives.json', 400],
