@@ -21,7 +21,7 @@ const PADDED_LOGIN = `pad=${'A'.repeat(135_000)}&user=admin'--&password=x`;
 
 beforeAll(async () => {
   f = await startProxyFixture({ EDGE_PLAN_TTL_MS: '3600000', EDGE_ORIGIN_TIMEOUT_MS: '10000' });
-}, 60_000);
+}, 180_000);
 afterAll(() => f?.close());
 
 type Rule = Record<string, unknown>;

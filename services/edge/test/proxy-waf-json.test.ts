@@ -5,6 +5,7 @@ import {
   OWASP_RULESET,
   type ProxyFixture,
   paranoia,
+  poolReady,
   startProxyFixture,
 } from './proxy-fixture.ts';
 
@@ -37,7 +38,8 @@ beforeAll(async () => {
     );
     expect(res.status, res.text).toBe(200);
   });
-}, 60_000);
+  await poolReady(f, zone.id);
+}, 180_000);
 afterAll(() => f?.close());
 
 const postJson = (body: string, contentType = 'application/json') =>
@@ -57,6 +59,11 @@ const ATTACKS: Record<string, string> = {
   'top-level array': `["a","1' UNION SELECT password FROM users--"]`,
   'escaped in JSON': '{"q":"1\\u0027 OR \\u00271\\u0027=\\u00271"}',
   'XSS in a field': '{"comment":"<script>alert(document.cookie)</script>"}',
+  // over EDGE_WAF_POOL_THRESHOLD (4 KiB): evaluated on the worker pool
+  'in a 20 KB document': JSON.stringify({
+    items: Array.from({ length: 200 }, (_, i) => ({ sku: `SKU-${i}`, qty: 1, note: 'leave at the door' })),
+    id: '1 UNION ALL SELECT username,password FROM users--',
+  }),
 };
 
 describe('JSON bodies through the proxy (OWASP PL1, threshold 5)', () => {
