@@ -9,11 +9,16 @@ import type { AttackMatcher } from './types.ts';
 const TIMING =
   /\b(?:sleep|pg_sleep|benchmark|dbms_pipe\.receive_message|randomblob)\s{0,8}\(|\bwaitfor\s{1,8}(?:delay|time)\s{0,8}'/i;
 
-/** SQL injection: the seclang detector's fingerprint (libinjection's method), or a timing probe. */
+/**
+ * Error-based probing: both quote kinds side by side against a parenthesis (wapiti's `'"(`, sqlmap's
+ * heuristic `'.)(,"` family), which breaks any SQL string or call it lands in and no text writes.
+ */
+const QUOTE_PROBE = /'"[()]|"'[()]|[()]'"|[()]"'/;
+
+/** SQL injection: the seclang detector's fingerprint (libinjection's method), a timing probe, or an error-based probe. */
 export const sqli: AttackMatcher = (value) =>
   firstMatch(value, (reading) => {
     const result = detectSQLi(reading);
     if (result.match) return `fingerprint ${result.fingerprint ?? ''}`;
-    const timing = TIMING.exec(reading);
-    return timing ? timing[0] : undefined;
+    return (TIMING.exec(reading) ?? QUOTE_PROBE.exec(reading))?.[0];
   });
