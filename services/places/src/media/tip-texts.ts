@@ -379,3 +379,73 @@ export const TIP_TEXTS: Record<TipLanguage, Texts> = {
   pt: PT,
   nl: NL,
 };
+
+/**
+ * Closing remarks added to a text after each text has been used once, so a popular place's tips (up to ~26)
+ * never repeat: tip n is text n % 4 with ending ⌊n / 4⌋ − 1 (none the first round).
+ */
+export const TIP_ENDINGS: Record<TipLanguage, readonly string[]> = {
+  en: [
+    'Went on a weekday.',
+    'Would come back.',
+    'Busy at weekends.',
+    'Worth the detour.',
+    'Staff were lovely.',
+    'Good value.',
+    'Came with friends.',
+  ],
+  fr: [
+    'Venu en semaine.',
+    'J’y reviendrai.',
+    'Du monde le week-end.',
+    'Vaut le détour.',
+    'Personnel adorable.',
+    'Bon rapport qualité-prix.',
+    'Venu entre amis.',
+  ],
+  de: [
+    'War unter der Woche da.',
+    'Komme wieder.',
+    'Am Wochenende voll.',
+    'Lohnt den Umweg.',
+    'Sehr nettes Personal.',
+    'Preis-Leistung stimmt.',
+    'Mit Freunden hier gewesen.',
+  ],
+  es: [
+    'Fui entre semana.',
+    'Volveré.',
+    'Lleno los fines de semana.',
+    'Merece la pena.',
+    'Personal encantador.',
+    'Buena relación calidad-precio.',
+    'Vine con amigos.',
+  ],
+  it: [
+    'Ci sono stato in settimana.',
+    'Ci tornerò.',
+    'Pieno nel fine settimana.',
+    'Vale la deviazione.',
+    'Personale gentilissimo.',
+    'Buon rapporto qualità-prezzo.',
+    'Venuto con amici.',
+  ],
+  pt: [
+    'Fui durante a semana.',
+    'Voltarei.',
+    'Cheio aos fins de semana.',
+    'Vale o desvio.',
+    'Equipa simpática.',
+    'Boa relação qualidade-preço.',
+    'Vim com amigos.',
+  ],
+  nl: [
+    'Doordeweeks geweest.',
+    'Kom zeker terug.',
+    'Druk in het weekend.',
+    'De omweg waard.',
+    'Heel vriendelijk personeel.',
+    'Goede prijs-kwaliteit.',
+    'Met vrienden geweest.',
+  ],
+};

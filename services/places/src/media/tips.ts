@@ -2,23 +2,28 @@ import { kindOf } from './kinds.ts';
 import { derivedPhotos } from './photos.ts';
 import { Seeded } from './seeded.ts';
 import { type MediaSource, momentIn, newest, type TipView, timeSpan } from './source.ts';
-import { languageOf, TIP_TEXTS } from './tip-texts.ts';
+import { languageOf, TIP_ENDINGS, TIP_TEXTS } from './tip-texts.ts';
 
 /**
- * Derived tips of a generated place: how many follows its popularity; the texts are everyday remarks for its
- * kind in its country's language (English where we have none), some with one of the place's photos.
+ * Derived tips of a generated place: how many follows its popularity, at most one per text, so a place never
+ * says the same thing twice; the texts are everyday remarks for its kind in its country's language (English
+ * where we have none), some with one of the place's photos.
  */
 export function derivedTipCount(source: MediaSource): number {
   if (source.popularity === null) return 0;
   const seed = new Seeded(`tips:${source.fsq_place_id}`);
-  return Math.floor(source.popularity * 24 + seed.next() * 3);
+  const distinct = textsOf(source).length * (1 + TIP_ENDINGS[languageOf(source.country)].length);
+  return Math.min(distinct, Math.floor(source.popularity * 24 + seed.next() * 3));
 }
+
+const textsOf = (source: MediaSource) =>
+  TIP_TEXTS[languageOf(source.country)][kindOf(source.fsq_category_labels)];
 
 export function derivedTips(source: MediaSource, publicUrl: string): TipView[] {
   const count = derivedTipCount(source);
   if (count === 0) return [];
   const lang = languageOf(source.country);
-  const texts = TIP_TEXTS[lang][kindOf(source.fsq_category_labels)];
+  const texts = textsOf(source);
   // The place's photos, derived only when a tip shows one.
   let photos: ReturnType<typeof derivedPhotos> | undefined;
   const span = timeSpan(source);
@@ -29,8 +34,10 @@ export function derivedTips(source: MediaSource, publicUrl: string): TipView[] {
   const offset = seed.int(texts.length);
   for (let i = 0; i < count; i++) {
     const id = seed.hex24();
-    // Each text once before any comes again, so a place does not repeat itself.
-    const text = texts[(offset + i) % texts.length]!.replace('{name}', source.name);
+    // Each text once, then each again with one more ending: no two tips of a place say the same.
+    const round = Math.floor(i / texts.length);
+    const ending = round === 0 ? '' : ` ${TIP_ENDINGS[lang][round - 1]}`;
+    const text = `${texts[(offset + i) % texts.length]!.replace('{name}', source.name)}${ending}`;
     const tip: TipView = {
       fsq_tip_id: id,
       created_at: momentIn(span, seed.next()),
