@@ -4,7 +4,9 @@
 // injectable location, and stores the corpus deduplicated and gzip-compressed.
 //
 // Run: npx tsx bench/waf-capture.ts [--tampers a,b | --all-tampers] [--seconds 60] [--jobs 2]
-//        [--wapiti-seconds 300] [--no-wapiti] [--out bench/data/waf-attacks.jsonl.gz]
+//        [--wapiti-seconds 300] [--no-wapiti] [--all-headers] [--append] [--out file.jsonl.gz]
+// The corpus goes to bench/data/waf-attacks.jsonl.gz; past 5 MB compressed, whole to
+// /tmp/cairn-waf-capture/waf-attacks.jsonl.gz and a sample of each tool run to the repository.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +24,9 @@ import { wapitiPayloadRequests } from './waf-wapiti-payloads.ts';
 const ORIGIN = fileURLToPath(new URL('./vulnerable-origin.ts', import.meta.url));
 const WORK = '/tmp/cairn-waf-capture';
 export const CORPUS = fileURLToPath(new URL('./data/waf-attacks.jsonl.gz', import.meta.url));
+const FULL_CORPUS = join(WORK, 'waf-attacks.jsonl.gz');
+const MAX_STORED = 5 * 1024 * 1024;
+const SAMPLE_SIZE = 20_000;
 /** The first pass: tamper scripts that change the shape of a payload the most. */
 const FIRST_TAMPERS = ['space2dash', 'between', 'equaltolike', 'randomcase', 'space2comment', 'charencode'];
 const WAPITI_MODULES = 'sql,blindsql,xss,permanentxss,exec,file,crlf,ssrf,redirect,xxe';
@@ -46,21 +51,27 @@ async function captureJob(job: Job): Promise<RecordedRequest[]> {
   }
 }
 
-function sqlmapJobs(tampers: Array<string | undefined>, seconds: number): Job[] {
+function sqlmapJobs(tampers: Array<string | undefined>, seconds: number, allHeaders: boolean): Job[] {
   return tampers.flatMap((tamper) =>
-    Object.keys(SQLMAP_TARGETS).map((target) => ({
-      name: `sqlmap:${tamper ?? 'none'}:${target}`,
-      async run(base: string) {
-        const r = await runSqlmap({
-          base,
-          target,
-          seconds,
-          outputDir: join(WORK, 'sqlmap', `${tamper ?? 'none'}-${target}`),
-          ...(tamper ? { tamper } : {}),
-        });
-        return `${r.injectable ? 'injectable' : 'not injectable'}${r.dumped ? ', dumped' : ''}${r.timedOut ? ' (time bound)' : ''}`;
-      },
-    })),
+    Object.keys(SQLMAP_TARGETS)
+      // the header and cookie target sends thousands of requests a run: the first tamper scripts only, unless asked
+      .filter(
+        (target) =>
+          target !== 'headers' || allHeaders || tamper === undefined || FIRST_TAMPERS.includes(tamper),
+      )
+      .map((target) => ({
+        name: `sqlmap:${tamper ?? 'none'}:${target}`,
+        async run(base: string) {
+          const r = await runSqlmap({
+            base,
+            target,
+            seconds,
+            outputDir: join(WORK, 'sqlmap', `${tamper ?? 'none'}-${target}`),
+            ...(tamper ? { tamper } : {}),
+          });
+          return `${r.injectable ? 'injectable' : 'not injectable'}${r.dumped ? ', dumped' : ''}${r.timedOut ? ' (time bound)' : ''}`;
+        },
+      })),
   );
 }
 
@@ -131,7 +142,7 @@ export async function capture(): Promise<void> {
   const tampers: Array<string | undefined> = process.argv.includes('--all-tampers')
     ? [undefined, ...tamperScripts()]
     : [undefined, ...(flag('--tampers')?.split(',') ?? FIRST_TAMPERS)];
-  const jobs = sqlmapJobs(tampers, seconds);
+  const jobs = sqlmapJobs(tampers, seconds, process.argv.includes('--all-headers'));
   if (!process.argv.includes('--no-wapiti')) jobs.unshift(wapitiJob(Number(flag('--wapiti-seconds') ?? 300)));
   console.log(
     `capture: ${jobs.length} tool runs, ${flag('--jobs') ?? 2} at a time, ${seconds} s each (sqlmap)`,
@@ -142,10 +153,28 @@ export async function capture(): Promise<void> {
   const corpus = dedupe([...previous, ...recorded, ...payloads]);
   const out = flag('--out') ?? CORPUS;
   writeJsonl(out, corpus);
+  let stored = out;
+  if (statSync(out).size > MAX_STORED && out === CORPUS) {
+    // too big for the repository: the whole corpus stays in /tmp, the repository keeps a sample
+    writeJsonl(FULL_CORPUS, corpus);
+    writeJsonl(CORPUS, sampleOf(corpus, SAMPLE_SIZE));
+    stored = `${FULL_CORPUS} (a ${SAMPLE_SIZE}-request sample in ${CORPUS})`;
+  }
   console.log(
     `corpus: ${recorded.length} recorded + ${payloads.length} from wapiti's payload files → ${corpus.length} distinct ` +
-      `requests, ${(statSync(out).size / 1024).toFixed(0)} KB at ${out}`,
+      `requests, stored at ${stored}`,
   );
 }
+
+/** Every `n`-th request of each tool run, so each tamper script and location keeps its share. */
+function sampleOf(list: RecordedRequest[], size: number): RecordedRequest[] {
+  const step = Math.max(1, Math.ceil(list.length / size));
+  const bySource = new Map<string, RecordedRequest[]>();
+  for (const r of list) bySource.set(r.source ?? '', [...(bySource.get(r.source ?? '') ?? []), r]);
+  return [...bySource.values()].flatMap((group) => group.filter((_r, i) => i % step === 0));
+}
+
+/** The corpus the replay reads by default: the whole capture when it is in /tmp, else the repository's. */
+export const defaultCorpus = () => (existsSync(FULL_CORPUS) ? FULL_CORPUS : CORPUS);
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await capture();

@@ -2,6 +2,7 @@
 // (packages/seclang/test/waf-differential.test.ts): a few hundred attack requests with ModSecurity's
 // recorded PL1 decision and rules, stratified by tool and location (every JSON and space2dash block
 // ModSecurity made is kept, up to a cap), and the benign corpus with ModSecurity's decisions.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { requestKey, writeJsonl } from '../packages/seclang/test/waf-differential/corpus.ts';
 import type { Row } from './waf-differential-report.ts';
@@ -40,4 +41,12 @@ export function writeSample(attacks: Row[], benign: Row[], file = SAMPLE): void 
   }));
   writeJsonl(file, lines);
   console.log(`sample: ${lines.length} requests with ModSecurity's PL1 decisions → ${file}`);
+}
+
+// Standalone: the sample from the last replay's results (/tmp/cairn-waf-differential/results.json).
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { attackRows, benignRows } = JSON.parse(
+    readFileSync('/tmp/cairn-waf-differential/results.json', 'utf8'),
+  ) as { attackRows: Row[]; benignRows: Row[] };
+  writeSample(attackRows, benignRows);
 }

@@ -8,13 +8,13 @@
 //
 // Run: npm run waf:differential [-- --capture [capture flags]] [--pl 1,2] [--no-edge] [--limit N]
 //        [--markdown file.md] [--write-sample] [--corpus file.jsonl.gz] [--sqlmap-check]
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type RecordedRequest, readJsonl } from '../packages/seclang/test/waf-differential/corpus.ts';
 import { loadExceptions } from '../packages/seclang/test/waf-differential/exceptions.ts';
 import { locationOf } from '../packages/seclang/test/waf-differential/location.ts';
 import { startChild } from './child.ts';
-import { CORPUS, capture } from './waf-capture.ts';
+import { capture, defaultCorpus } from './waf-capture.ts';
 import { writeMarkdown } from './waf-differential-markdown.ts';
 import {
   groups,
@@ -80,11 +80,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('--capture')) await capture();
   const missing = modsecAvailability();
   if (missing) throw new Error(`ModSecurity: ${missing}`);
-  const corpusFile =
-    flag('--corpus') ??
-    (existsSync('/tmp/cairn-waf-capture/waf-attacks.jsonl.gz') && !existsSync(CORPUS)
-      ? '/tmp/cairn-waf-capture/waf-attacks.jsonl.gz'
-      : CORPUS);
+  const corpusFile = flag('--corpus') ?? defaultCorpus();
   let attacks = readJsonl(corpusFile);
   if (flag('--limit')) attacks = attacks.slice(0, Number(flag('--limit')));
   const benign = JSON.parse(readFileSync(BENIGN, 'utf8')) as RecordedRequest[];
