@@ -74,6 +74,26 @@ describe('SecRequestBodyLimitAction on a URL-encoded body padded past the limit'
   });
 });
 
+describe("SecArgumentsLimit (1000) and rule 200007, as in Debian's modsecurity.conf", () => {
+  const doc = (n: number) =>
+    JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])));
+
+  it('refuses 1,000 arguments with 400 (200007) and lets 999 through', () => {
+    expect(loadRules(RULES).evaluate(post('/api', 'application/json', doc(1000)))).toMatchObject({
+      decision: 'block',
+      status: 400,
+      ruleId: 200007,
+    });
+    expect(loadRules(RULES).evaluate(post('/api', 'application/json', doc(999))).decision).toBe('allow');
+  });
+
+  it('counts the query: 2 query arguments and 998 in the body reach the limit', () => {
+    expect(loadRules(RULES).evaluate(post('/api?a=1&b=2', 'application/json', doc(998)))).toMatchObject({
+      ruleId: 200007,
+    });
+  });
+});
+
 describe('SecRequestBodyNoFilesLimit on multipart bodies', () => {
   it('refuses 200 KB of multipart text with 413, naming the limit', () => {
     const r = loadRules(RULES).evaluate(multipart([{ name: 'essay', value: TEXT_200K }]));
