@@ -18,6 +18,8 @@ import {
   createManagedUser,
   createOrganization,
   createServiceKey,
+  grantInProcess,
+  type IdentityDeps,
   listOrganizations,
   registerApp,
   signUp,
@@ -77,6 +79,19 @@ const Account = Type.Object(
   { email: Type.String({ minLength: 3, maxLength: 254 }), display_name: Name, password: Password },
   { additionalProperties: false },
 );
+/** A person's third-party access token, made through the OAuth flow (the app's secret, the person's password). */
+const AccessToken = Type.Object(
+  {
+    /** An app of these fixtures: its client_id or its name. */
+    app: Type.String({ minLength: 1, maxLength: 100 }),
+    /** An account of these fixtures: its email. */
+    person: Type.String({ minLength: 3, maxLength: 254 }),
+    placemaker: Type.Optional(Type.Boolean()),
+    redirect_uri: Type.Optional(Type.String({ maxLength: 2048 })),
+    value: Type.String({ description: 'at_ and 43 base64url characters' }),
+  },
+  { additionalProperties: false },
+);
 const Place = Type.Record(Type.String(), Type.Unknown());
 const Places = Type.Object(
   {
@@ -132,6 +147,7 @@ const FixtureSchema = Type.Object(
     service_key: Type.Optional(Type.String()),
     organizations: Type.Optional(Type.Array(Organization, { maxItems: 1000 })),
     accounts: Type.Optional(Type.Array(Account, { maxItems: 10_000 })),
+    access_tokens: Type.Optional(Type.Array(AccessToken, { maxItems: 1000 })),
     places: Type.Optional(Places),
     edge: Type.Optional(
       Type.Object(
@@ -275,6 +291,25 @@ function valueProblems(f: Fixtures, source: Source): FixtureProblem[] {
     if (emails.has(email)) at(['accounts', i, 'email'], `"${a.email}" is given twice`);
     emails.add(email);
   });
+  const appNames = new Map<string, number>();
+  for (const org of f.organizations ?? [])
+    for (const app of org.apps ?? []) appNames.set(app.name, (appNames.get(app.name) ?? 0) + 1);
+  const tokens = new Set<string>();
+  (f.access_tokens ?? []).forEach((t, i) => {
+    if (tokenKindOf(t.value) !== 'accessToken')
+      at(['access_tokens', i, 'value'], 'must be "at_" followed by 43 base64url characters');
+    else if (tokens.has(t.value)) at(['access_tokens', i, 'value'], 'is given twice');
+    tokens.add(t.value);
+    if (!clientIds.has(t.app) && appNames.get(t.app) !== 1)
+      at(
+        ['access_tokens', i, 'app'],
+        appNames.has(t.app)
+          ? `more than one app is named "${t.app}": name it by its client_id`
+          : 'must be the client_id or the name of an app in these fixtures',
+      );
+    if (!emails.has(t.person.trim().toLowerCase()))
+      at(['access_tokens', i, 'person'], 'must be the email of an account in these fixtures');
+  });
   (f.places?.items ?? []).forEach((item, i) => {
     try {
       toPlaceRecord(item as Record<string, RowValue>);
@@ -357,6 +392,30 @@ export function checkFixtures(
   return fixtures;
 }
 
+/** Each access_tokens entry through the OAuth flow, with the secret and password the fixtures gave. */
+async function applyAccessTokens(
+  identity: IdentityDeps,
+  fixtures: Fixtures,
+  apps: Map<string, { clientId: string; clientSecret: string }>,
+  at: (field: Path) => void,
+): Promise<number> {
+  const passwords = new Map((fixtures.accounts ?? []).map((a) => [a.email.trim().toLowerCase(), a]));
+  for (const [i, token] of (fixtures.access_tokens ?? []).entries()) {
+    at(['access_tokens', i]);
+    const account = passwords.get(token.person.trim().toLowerCase())!;
+    await grantInProcess(identity, {
+      app: {
+        ...apps.get(token.app)!,
+        ...(token.redirect_uri !== undefined ? { redirectUri: token.redirect_uri } : {}),
+      },
+      person: { email: account.email, password: account.password },
+      placemaker: token.placemaker ?? false,
+      accessToken: token.value,
+    });
+  }
+  return (fixtures.access_tokens ?? []).length;
+}
+
 /** What apply() made, for the command's summary. */
 export interface FixtureSummary {
   organizations: number;
@@ -364,6 +423,7 @@ export interface FixtureSummary {
   apps: number;
   managedUsers: number;
   accounts: number;
+  accessTokens: number;
   places: number;
   zones: number;
   dashboardUsers: number;
@@ -385,6 +445,7 @@ export async function applyFixtures(
     apps: 0,
     managedUsers: 0,
     accounts: 0,
+    accessTokens: 0,
     places: 0,
     zones: 0,
     dashboardUsers: 0,
@@ -392,6 +453,8 @@ export async function applyFixtures(
   const { db, clock } = runtime.deps;
   if ((fixtures.places?.items ?? []).length > 0 || fixtures.places?.generate) await ensureReferenceData(db);
   let field: Path = [];
+  // The fixtures' apps by client_id and by name, with their secrets (for access_tokens).
+  const apps = new Map<string, { clientId: string; clientSecret: string }>();
   try {
     await db.transaction(async (tx) => {
       const txDb = transactionAsDb(tx, db.engine);
@@ -420,7 +483,7 @@ export async function applyFixtures(
         }
         for (const [j, app] of (org.apps ?? []).entries()) {
           field = ['organizations', i, 'apps', j];
-          await registerApp(identity, {
+          const registered = await registerApp(identity, {
             organizationId: organization.id,
             name: app.name,
             redirectUris: app.redirect_uris,
@@ -430,6 +493,11 @@ export async function applyFixtures(
             ...(app.client_id ? { clientId: app.client_id } : {}),
             ...(app.client_secret ? { clientSecret: app.client_secret } : {}),
           });
+          const credentials = {
+            clientId: registered.app.clientId,
+            clientSecret: registered.clientSecret,
+          };
+          apps.set(registered.app.clientId, credentials).set(app.name, credentials);
           summary.apps++;
         }
         for (const [j, user] of (org.managed_users ?? []).entries()) {
@@ -451,6 +519,9 @@ export async function applyFixtures(
         });
         summary.accounts++;
       }
+      summary.accessTokens += await applyAccessTokens(identity, fixtures, apps, (path) => {
+        field = path;
+      });
       if (fixtures.places?.generate) {
         field = ['places', 'generate'];
         const { seed = '1', count } = fixtures.places.generate;

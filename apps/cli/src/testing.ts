@@ -30,12 +30,17 @@ import { startCairnServer } from './start.ts';
 
 export type { Fixtures } from './fixtures.ts';
 export type {
+  AppCredentials,
   Fault,
   FaultInput,
   JournalEntry,
   JournalFilter,
   SandboxClock,
+  SessionToken,
+  SessionTokenInput,
   SnapshotInfo,
+  UserAccessToken,
+  UserAccessTokenInput,
 } from './sandbox/index.ts';
 
 export interface StartCairnOptions {
@@ -80,6 +85,18 @@ export interface Cairn {
   faults: Sandbox['faults'];
   /** The journal of calls received: list({ method, path, status, since }), clear(). */
   requests: Sandbox['requests'];
+  /**
+   * A person's access token for an app, through the OAuth flow's own steps (authorization request with
+   * PKCE, sign-in with the password, consent, code, client authentication): userAccessToken({ app:
+   * { clientId, clientSecret }, person: { email, password }, placemaker: true }). Without person, a new
+   * person signs up.
+   */
+  userAccessToken: Sandbox['credentials']['userAccessToken'];
+  /**
+   * A 10-minute session token for the editor: sessionToken({ accessToken }) from a placemaker access token,
+   * or sessionToken({ app, person }) through a new grant with the placemaker permission.
+   */
+  sessionToken: Sandbox['credentials']['sessionToken'];
   /** Stops the servers and drops the database. */
   stop(): Promise<void>;
 }
@@ -314,6 +331,8 @@ export async function startCairn(options: StartCairnOptions = {}): Promise<Cairn
       clock: sandbox.clock,
       faults: sandbox.faults,
       requests: sandbox.requests,
+      userAccessToken: (input) => sandbox.credentials.userAccessToken(input),
+      sessionToken: (input) => sandbox.credentials.sessionToken(input),
       stop() {
         stopped ??= (async () => {
           try {

@@ -20,6 +20,17 @@ export interface Fixtures {
     managed_users?: { first_name?: string; last_name?: string }[];
   }[];
   accounts?: { email: string; display_name: string; password: string }[];
+  /** People's third-party access tokens, made through the OAuth flow with the app's secret and the person's password. */
+  access_tokens?: {
+    /** An app of these fixtures: its client_id or its name. */
+    app: string;
+    /** An account of these fixtures: its email. */
+    person: string;
+    placemaker?: boolean;
+    redirect_uri?: string;
+    /** "at_" and 43 base64url characters. */
+    value: string;
+  }[];
   places?: {
     generate?: { seed?: string; count: number };
     /** Rows in the open places dataset's columns: fsq_place_id, name, latitude, longitude, … */
@@ -114,6 +125,45 @@ export interface JournalEntry {
   fault?: string;
 }
 
+/** A registered app as its developer knows it. */
+export interface AppCredentials {
+  clientId: string;
+  clientSecret: string;
+  /** One of the app's registered redirect URIs. Default: its first. */
+  redirectUri?: string;
+}
+
+export interface UserAccessTokenInput {
+  app: AppCredentials;
+  /** An account that signs in with its password; none: a new person signs up. */
+  person?: { email: string; password: string };
+  /** Ask for the placemaker permission (mode=placemaker): needed for session tokens and the editor. */
+  placemaker?: boolean;
+}
+
+export interface UserAccessToken {
+  /** "at_…": the bearer for the places and users APIs, as the person. */
+  accessToken: string;
+  /** "places", or "places placemaker". */
+  scope: string;
+  userId: number;
+  /** The person's email (the new one, when none was given). */
+  email: string;
+}
+
+/** From an access token that has the placemaker permission, or from a new grant that asks for it. */
+export type SessionTokenInput = { accessToken: string } | Omit<UserAccessTokenInput, 'placemaker'>;
+
+export interface SessionToken {
+  /** "st_…": valid 10 minutes, once. */
+  sessionToken: string;
+  /** The editor's address with the token: /placemakers/home?session_token=… */
+  editorUrl: string;
+  /** The access token it was made from. */
+  accessToken: string;
+  userId: number;
+}
+
 export interface Cairn {
   /** Every API and the /_cairn/ controls. */
   url: string;
@@ -127,6 +177,10 @@ export interface Cairn {
   clock: SandboxClock;
   faults: { add(fault: FaultInput): Fault; list(): Fault[]; clear(): number };
   requests: { list(filter?: JournalFilter): JournalEntry[]; clear(): number };
+  /** A person's access token, through the OAuth flow's own steps (PKCE, sign-in, consent, code, exchange). */
+  userAccessToken(input: UserAccessTokenInput): Promise<UserAccessToken>;
+  /** A 10-minute session token for the editor, from a placemaker access token or a new placemaker grant. */
+  sessionToken(input: SessionTokenInput): Promise<SessionToken>;
   stop(): Promise<void>;
 }
 

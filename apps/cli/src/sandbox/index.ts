@@ -4,6 +4,7 @@ import { DEMO_ORGANIZATION, type Identity } from '@cairn/identity';
 import { type AppDeps, CairnError, type Queryable, type ServiceModule } from '@cairn/kit';
 import type { Places } from '@cairn/places';
 import { isSandboxClock, type SandboxClock } from './clock.ts';
+import { type SandboxCredentials, sandboxCredentials } from './credentials.ts';
 import { type Fault, type FaultInput, FaultTable } from './faults.ts';
 import { type JournalEntry, type JournalFilter, RequestJournal } from './journal.ts';
 import { sandboxPlugin } from './routes.ts';
@@ -16,6 +17,14 @@ export {
   parseDuration,
   type SandboxClock,
 } from './clock.ts';
+export type {
+  AppCredentials,
+  SandboxCredentials,
+  SessionToken,
+  SessionTokenInput,
+  UserAccessToken,
+  UserAccessTokenInput,
+} from './credentials.ts';
 export { markSandboxDatabase, prepareSandboxDatabase, SandboxRefusedError, sandboxMode } from './database.ts';
 export type { Fault, FaultInput } from './faults.ts';
 export type { JournalEntry, JournalFilter } from './journal.ts';
@@ -24,7 +33,7 @@ export type { SnapshotInfo } from './snapshots.ts';
 /** The services a sandbox controls (a Runtime has them all). */
 export interface SandboxRuntime {
   deps: AppDeps;
-  identity: Pick<Identity, 'resolver'>;
+  identity: Pick<Identity, 'resolver' | 'deps'>;
   places: Pick<Places, 'usage' | 'limiter' | 'reload'>;
   edge: Pick<Edge, 'engine' | 'recorder'>;
 }
@@ -46,6 +55,8 @@ export interface Sandbox {
   clock: SandboxClock;
   faults: { add(fault: FaultInput): Fault; list(): Fault[]; clear(): number };
   requests: { list(filter?: JournalFilter): JournalEntry[]; clear(): number };
+  /** A person's access token and session token, through the OAuth flow's own steps (credentials.ts). */
+  credentials: SandboxCredentials;
   snapshot(name: string): Promise<SnapshotInfo & { replaced: boolean }>;
   restore(name: string): Promise<SnapshotInfo>;
   list(): Promise<SnapshotInfo[]>;
@@ -147,6 +158,7 @@ export function createSandbox(runtime: SandboxRuntime, options: SandboxOptions =
       list: (filter) => journal.list(filter),
       clear: () => journal.clear(),
     },
+    credentials: sandboxCredentials(runtime.identity, deps.config.publicUrl),
     snapshot: (name) =>
       serial(async () => {
         checkSnapshotName(name);

@@ -4,6 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { badRequest, bearerToken, bearerUnauthorized, type Db, hashToken } from '@cairn/kit';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClockState } from './clock.ts';
+import { credentialControls } from './credential-routes.ts';
 import { CONTROL_PREFIX, type Fault, type FaultTable, parseFault } from './faults.ts';
 import type { Sandbox } from './index.ts';
 import { type JournalEntry, type RequestJournal, redactBody, redactHeaders, redactValue } from './journal.ts';
@@ -184,7 +185,15 @@ export function sandboxPlugin(options: PluginOptions): FastifyPluginAsync {
     app.get('/', hide, async () => ({
       mode: 'sandbox',
       clock: clockJson(sandbox.clock.state()),
-      controls: ['snapshots', 'reset', 'clock', 'faults', 'requests'].map((c) => `${CONTROL_PREFIX}/${c}`),
+      controls: [
+        'snapshots',
+        'reset',
+        'clock',
+        'faults',
+        'requests',
+        'user-access-token',
+        'session-token',
+      ].map((c) => `${CONTROL_PREFIX}/${c}`),
     }));
 
     app.get('/snapshots', hide, async () => ({ snapshots: (await sandbox.list()).map(snapshotJson) }));
@@ -279,6 +288,8 @@ export function sandboxPlugin(options: PluginOptions): FastifyPluginAsync {
       return { requests: entries.map(entryJson), dropped: journal.dropped };
     });
     app.delete('/requests', hide, async () => ({ cleared: journal.clear() }));
+
+    await credentialControls(app, sandbox.credentials);
   }
 
   const plugin: FastifyPluginAsync = async (root) => {
