@@ -14,6 +14,7 @@ const OTHER_KEY = `svk_${'o'.repeat(43)}`;
 const CLIENT_ID = 'C'.repeat(48);
 const CLIENT_SECRET = `cs_${'s'.repeat(43)}`;
 const PLACE_ID = '0123456789abcdef01234567';
+const ACCESS_TOKEN = `at_${'t'.repeat(43)}`;
 
 const GOOD = `# a complete fixture
 organizations:
@@ -36,6 +37,8 @@ accounts:
   - email: walker@example.com
     display_name: Wanda Walker
     password: a long password 1
+access_tokens:
+  - { app: Trailfinder, person: walker@example.com, placemaker: true, value: ${ACCESS_TOKEN} }
 places:
   generate: { seed: fixtures, count: 20 }
   items:
@@ -102,6 +105,7 @@ describe('cairn fixtures load', () => {
       apps: 1,
       managedUsers: 1,
       accounts: 1,
+      accessTokens: 1,
       places: 21,
       zones: 1,
       dashboardUsers: 1,
@@ -121,6 +125,16 @@ describe('cairn fixtures load', () => {
       });
       expect(found.status).toBe(200);
       expect(((await found.json()) as { name: string }).name).toBe('Fixture Coffee');
+      // The person's access token, made through the OAuth flow with the placemaker permission, opens a session.
+      const session = await fetch(`${server.baseUrl}/auth/session-token`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${ACCESS_TOKEN}`,
+          'x-users-api-version': '2025-06-17',
+          accept: 'application/json',
+        },
+      });
+      expect(session.status).toBe(200);
     } finally {
       await server.close();
       await services.identity.stop();
@@ -180,6 +194,8 @@ edge:
     - name: z.example
       plan: free
       settings: { waf: maybe }
+access_tokens:
+  - { app: Nowhere, person: nobody@example.com, value: at_short }
 `,
         'f.yaml',
       ),
@@ -191,6 +207,9 @@ edge:
           expect.objectContaining({ line: 9, field: 'organizations[1].name' }),
           expect.objectContaining({ line: 12, field: 'places.items[0]' }),
           expect.objectContaining({ line: 20, field: 'edge.zones[0].settings.waf' }),
+          expect.objectContaining({ line: 22, field: 'access_tokens[0].value' }),
+          expect.objectContaining({ line: 22, field: 'access_tokens[0].app' }),
+          expect.objectContaining({ line: 22, field: 'access_tokens[0].person' }),
         ]),
       }),
     );
@@ -212,6 +231,26 @@ edge:
     const result = await runCommand(['fixtures', 'load', file], runtime);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`${file}:7: organizations[1].apps[0]:`);
+    expect(await counts()).toEqual({ orgs: 0, apps: 0, zones: 0, people: 0 });
+  });
+
+  it('makes access tokens only through the flow: an unregistered redirect URI rolls everything back', async () => {
+    const file = fixtureFile(`organizations:
+  - name: Trail Co
+    apps:
+      - name: Trailfinder
+        redirect_uris: [https://app.example.com/callback]
+accounts:
+  - { email: walker@example.com, display_name: Wanda Walker, password: a long password 1 }
+access_tokens:
+  - app: Trailfinder
+    person: walker@example.com
+    redirect_uri: https://elsewhere.example.com/callback
+    value: ${ACCESS_TOKEN}
+`);
+    const result = await runCommand(['fixtures', 'load', file], runtime);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${file}:9: access_tokens[0]: authorization request: The redirect_uri`);
     expect(await counts()).toEqual({ orgs: 0, apps: 0, zones: 0, people: 0 });
   });
 
