@@ -3,7 +3,7 @@
 // the demo generation time the server itself reports when it generated them at start.
 //   node --import tsx bench/first-start.ts [rounds=3]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +30,13 @@ async function ready(url: string): Promise<boolean> {
   }
 }
 
-async function firstStart(): Promise<{ ms: number; generated: string | undefined }> {
+/** CPU seconds a process has used (Linux /proc: user + system, at 100 ticks a second), for a loaded machine. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function firstStart(): Promise<{ ms: number; cpu: number; generated: string | undefined }> {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-first-start-'));
   const port = await freePort();
   const env = {
@@ -58,7 +64,11 @@ async function firstStart(): Promise<{ ms: number; generated: string | undefined
       await sleep(25);
     }
     const ms = performance.now() - started;
-    return { ms, generated: /Generated [\d,]+ demo places in [\d.]+ s|Loaded [^\n]*/.exec(out)?.[0] };
+    return {
+      ms,
+      cpu: cpuSeconds(proc.pid!),
+      generated: /Generated [\d,]+ demo places in [\d.]+ s|Loaded [^\n]*/.exec(out)?.[0],
+    };
   } finally {
     proc.kill('SIGTERM');
     await new Promise((r) => (exited ? r(undefined) : proc.on('exit', r)));
@@ -67,14 +77,17 @@ async function firstStart(): Promise<{ ms: number; generated: string | undefined
 }
 
 const times: number[] = [];
+const cpus: number[] = [];
 for (let i = 0; i < rounds; i++) {
-  const { ms, generated } = await firstStart();
+  const { ms, cpu, generated } = await firstStart();
   times.push(ms);
+  cpus.push(cpu);
   process.stdout.write(
-    `round ${i + 1}: ready in ${(ms / 1000).toFixed(2)} s${generated ? ` (${generated})` : ''}\n`,
+    `round ${i + 1}: ready in ${(ms / 1000).toFixed(2)} s (${cpu.toFixed(2)} s CPU)${generated ? ` (${generated})` : ''}\n`,
   );
 }
 times.sort((a, b) => a - b);
+cpus.sort((a, b) => a - b);
 process.stdout.write(
-  `first start to ready, median of ${rounds}: ${(times[Math.floor(rounds / 2)]! / 1000).toFixed(2)} s\n`,
+  `first start to ready, median of ${rounds}: ${(times[Math.floor(rounds / 2)]! / 1000).toFixed(2)} s wall, ${cpus[Math.floor(rounds / 2)]!.toFixed(2)} s CPU\n`,
 );

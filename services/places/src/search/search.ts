@@ -1,3 +1,4 @@
+import { phoneQuery } from '../data/phone-text.ts';
 import type { PlacesDeps } from '../deps.ts';
 import { invalidParameter } from '../errors.ts';
 import { mediaForFields } from '../media/endpoints.ts';
@@ -76,7 +77,8 @@ export async function search(deps: PlacesDeps, query: SearchQueryValues): Promis
   if (plan.circle)
     context.geo_bounds = { circle: { center: plan.circle.center, radius: plan.circle.radius } };
   if (params.query !== undefined) {
-    plan.query = params.query;
+    // A telephone number is matched by its digits, however it is spaced (data/phone-text.ts).
+    plan.query = phoneQuery(params.query) ?? params.query;
     const languages = languagesNear(deps.gazetteer().cities, nearCity, plan.origin);
     plan.meaning = meaningOf(params.query, reference, languages);
   }

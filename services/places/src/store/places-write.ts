@@ -8,6 +8,7 @@ import {
   openSlotTokens,
   placeKinds,
 } from '../data/open-hours.ts';
+import { phoneSearchText } from '../data/phone-text.ts';
 import { OS_COLUMNS, type PlaceRecord } from '../data/place-record.ts';
 import type { Reference } from '../reference/reference.ts';
 
@@ -85,7 +86,8 @@ ON CONFLICT (fsq_place_id) DO UPDATE SET
 /** What `query` matches: the name, the category names and the chain names, lower-cased. */
 export function searchTextOf(record: PlaceRecord, chainNames: readonly string[]): string {
   const categories = record.fsq_category_labels.map((l) => l.split(' > ').pop() ?? '');
-  return [record.name, ...categories, ...chainNames].join(' | ').toLowerCase();
+  const phone = phoneSearchText(record.tel, record.country);
+  return [record.name, ...categories, ...chainNames, ...(phone ? [phone] : [])].join(' | ').toLowerCase();
 }
 
 export async function writePlaces(
