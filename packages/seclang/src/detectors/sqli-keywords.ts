@@ -52,9 +52,13 @@ const PHRASE_HEADS: ReadonlySet<string> = new Set(
   }),
 );
 
+const PHRASE_HEAD_HASHES = new Uint8Array(0x10000);
+for (const head of PHRASE_HEADS) PHRASE_HEAD_HASHES[foldedHash(head)] = 1;
+
 /** Whether a word or phrase may be followed by another word to form a phrase of the table. */
 export function beginsPhrase(word: string): boolean {
-  return word.length <= TOKEN_VALUE_MAX && PHRASE_HEADS.has(word.toUpperCase()) && isAscii(word);
+  if (word.length > TOKEN_VALUE_MAX || PHRASE_HEAD_HASHES[foldedHash(word)] === 0) return false;
+  return PHRASE_HEADS.has(word.toUpperCase()) && isAscii(word);
 }
 
 /** Token type of a word or phrase in any ASCII case, or '' when it is no SQL word. */
