@@ -16,7 +16,8 @@ import { openRuntime } from './runtime.ts';
  */
 const FORMAT = 1;
 
-const DIRECTORY = join(import.meta.dirname, '..', 'dist', 'demo-database');
+// Beside the sources, not in dist/ (the package build empties that).
+const DIRECTORY = join(import.meta.dirname, '..', '.cache', 'demo-database');
 
 /** Where the dump for this environment's PLACES_DEMO_COUNT is (or would be), or undefined for no demo. */
 export function demoDatabaseFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
