@@ -58,6 +58,10 @@ const COUNTRY_EXTRAS: Record<string, string[]> = {
   IE: ['Éire'],
   MX: ['México'],
   JP: ['日本国'],
+  CD: ['RDC', 'RD Congo', 'DRC', 'DR Congo'],
+  CI: ["Côte d'Ivoire", 'Cote d Ivoire'],
+  BR: ['Brasil'],
+  PE: ['Perú'],
 };
 
 interface Row {

@@ -6,7 +6,8 @@
  *
  * Sources: the iD presets' names, aliases and search terms in every translation (@openstreetmap/id-tagging-schema,
  * ISC; translations by the OpenStreetMap community on Transifex), the languages of each country (countries-list,
- * MIT), and the few English everyday words below that the presets lack or spread over too many categories.
+ * MIT), the few English everyday words below that the presets lack or spread over too many categories, and
+ * the everyday words of other languages and countries in places-everyday-words.ts.
  *
  * `presets` lists the preset ids; each language maps a normalized term to preset numbers: n (an index into
  * `presets`) when the term is the preset's name, an alias or one of the everyday words below (a strong match),
@@ -21,6 +22,7 @@ import { countries } from 'countries-list';
 import { hexId } from '../services/places/src/reference/ids.ts';
 import { normalizeName } from '../services/places/src/reference/normalize.ts';
 import { buildTaxonomy } from '../services/places/src/reference/taxonomy.ts';
+import { EVERYDAY_ENGLISH, EVERYDAY_LOCAL } from './places-everyday-words.ts';
 
 const require = createRequire(import.meta.url);
 const OUT = new URL('../services/places/src/reference/search-terms.json', import.meta.url);
@@ -58,13 +60,6 @@ const EVERYDAY: Record<string, string[]> = {
   burger: ['amenity/fast_food/burger'],
   burgers: ['amenity/fast_food/burger'],
   'ice cream': ['amenity/ice_cream'],
-};
-
-/** The same for a few other languages, where the presets' translations lack the everyday word. */
-const EVERYDAY_LOCAL: Record<string, Record<string, string[]>> = {
-  ja: { コンビニ: ['shop/convenience'], 薬局: ['amenity/pharmacy'], カフェ: ['amenity/cafe'] },
-  de: { kaffee: ['amenity/cafe'] },
-  nl: { koffie: ['amenity/cafe'] },
 };
 
 interface PresetText {
@@ -126,11 +121,13 @@ function main() {
   }
 
   const english = byLanguage.get('en')!;
-  for (const [term, ids] of Object.entries(EVERYDAY)) for (const id of ids) addTo(english.names, term, id);
+  for (const [term, ids] of Object.entries({ ...EVERYDAY, ...EVERYDAY_ENGLISH }))
+    for (const id of ids) addTo(english.names, normalizeName(term), id);
   for (const [language, words] of Object.entries(EVERYDAY_LOCAL)) {
     const entry = byLanguage.get(language);
     if (!entry) continue;
-    for (const [term, ids] of Object.entries(words)) for (const id of ids) addTo(entry.names, term, id);
+    for (const [term, ids] of Object.entries(words))
+      for (const id of ids) addTo(entry.names, normalizeName(term), id);
   }
   // The leading words of a longer name (4 characters or more) are a search term of it: "ice cream" (Ice Cream
   // Shop), "sports" (Sports Centre).

@@ -38,6 +38,8 @@ const compact = (text: string) => normalizeName(text).replace(/ /g, '');
 
 interface ChainIndex {
   byName: Map<string, Chain[]>;
+  /** By the first word of a name of several words: "pret" → Pret A Manger, "cvs" → CVS Pharmacy. */
+  byFirstWord: Map<string, Chain[]>;
   byWikidata: Map<string, Chain[]>;
 }
 
@@ -49,19 +51,26 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
   map.set(key, list);
 }
 
-/** The chains named so, and the same brands under other names (one Wikidata item: 7-Eleven, セブン-イレブン). */
-function chainsNamed(reference: Reference, key: string): Chain[] {
+/**
+ * The chains named so, and the same brands under other names (one Wikidata item: 7-Eleven, セブン-イレブン).
+ * With `byFirstWord`, a one-word query that names no chain whole names the chains whose first word it is, as
+ * people shorten them ("Pret", "CVS").
+ */
+function chainsNamed(reference: Reference, key: string, byFirstWord: boolean): Chain[] {
   let index = chainIndexes.get(reference);
   if (!index) {
-    index = { byName: new Map(), byWikidata: new Map() };
+    index = { byName: new Map(), byFirstWord: new Map(), byWikidata: new Map() };
     for (const chain of reference.chains.values()) {
       const name = compact(chain.name);
       if (name !== '') push(index.byName, name, chain);
+      const words = normalizeName(chain.name).split(' ');
+      if (words.length > 1 && words[0]!.length >= 3) push(index.byFirstWord, words[0]!, chain);
       if (chain.wikidata) push(index.byWikidata, chain.wikidata, chain);
     }
     chainIndexes.set(reference, index);
   }
-  const named = index.byName.get(key) ?? [];
+  let named = index.byName.get(key) ?? [];
+  if (named.length === 0 && byFirstWord) named = index.byFirstWord.get(key) ?? [];
   const brands = new Set(named.map((c) => c.wikidata).filter((w): w is string => w !== null));
   return [...new Set([...named, ...[...brands].flatMap((w) => index.byWikidata.get(w) ?? [])])];
 }
@@ -82,7 +91,9 @@ export function meaningOf(
       }
     }
   }
-  const chains = key === '' ? [] : chainsNamed(reference, key.replace(/ /g, ''));
+  // A shortened chain name only when the query is one word that names no category ("Pret", not "burger").
+  const shortened = !key.includes(' ') && ![...strength.values()].includes(2);
+  const chains = key === '' ? [] : chainsNamed(reference, key.replace(/ /g, ''), shortened);
   const chainCategoryIds = new Set(
     chains.flatMap((c) => c.categoryIds.flatMap((id) => reference.withDescendants(id))),
   );
