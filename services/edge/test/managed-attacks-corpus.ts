@@ -67,6 +67,8 @@ export const ATTACK_FAMILIES: Record<string, { payloads: string[]; parts: readon
       '1--x\nAND--x\n1=2',
       "-1' UNION SELECT username,password FROM users-- -",
       '1) AND SLEEP(5)-- x',
+      ";waitfor/**/delay/**/'0:0:7'--1",
+      'alice\u00bf\'"(',
     ],
     parts: EVERYWHERE,
   },

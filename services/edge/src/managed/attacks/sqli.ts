@@ -3,11 +3,14 @@ import { firstMatch } from './readings.ts';
 import type { AttackMatcher } from './types.ts';
 
 /**
- * Time-based probes and stacked statements that a fingerprint of one value can miss: a sleep or
- * benchmark call, WAITFOR DELAY, and a stacked SELECT/EXEC after a quote or a number.
+ * Time-based probes that a fingerprint of one value can miss: a sleep or benchmark call, WAITFOR DELAY,
+ * with spaces or inline comments between the words (sqlmap's and wapiti's `waitfor` + comment + `delay`).
  */
-const TIMING =
-  /\b(?:sleep|pg_sleep|benchmark|dbms_pipe\.receive_message|randomblob)\s{0,8}\(|\bwaitfor\s{1,8}(?:delay|time)\s{0,8}'/i;
+const GAP = String.raw`(?:\s|/\*[^*]{0,64}\*/)`;
+const TIMING = new RegExp(
+  String.raw`\b(?:sleep|pg_sleep|benchmark|dbms_pipe\.receive_message|randomblob)${GAP}{0,8}\(|\bwaitfor${GAP}{1,8}(?:delay|time)${GAP}{0,8}'`,
+  'i',
+);
 
 /**
  * Error-based probing: both quote kinds side by side against a parenthesis (wapiti's `'"(`, sqlmap's
