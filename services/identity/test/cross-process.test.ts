@@ -10,7 +10,15 @@ const cli = fileURLToPath(new URL('../../../apps/cli/bin/cairn.js', import.meta.
 /** Starts `cairn serve` in another process on the same PostgreSQL database; resolves with its base URL. */
 function startServer(databaseUrl: string): Promise<{ child: ChildProcess; baseUrl: string }> {
   const child = spawn(process.execPath, [cli, 'serve'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', EDGE_PORT: '0', LOG_LEVEL: 'warn' },
+    // No demo places: the first start's 73,000 would only slow the start this test waits for.
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      EDGE_PORT: '0',
+      LOG_LEVEL: 'warn',
+      PLACES_DEMO_COUNT: '0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
