@@ -132,6 +132,9 @@ export const EVERYDAY_LOCAL: Record<string, Record<string, string[]>> = {
     'station-service': FUEL,
     pizzeria: PIZZA,
     pizza: PIZZA,
+    coiffeur: HAIR,
+    coiffeuse: HAIR,
+    'salon de coiffure': HAIR,
   },
   it: {
     'bar caffè': CAFE,
