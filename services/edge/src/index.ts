@@ -61,6 +61,7 @@ export {
   putEntrypoint,
   writeEntrypoint,
 } from './api/rulesets/service.ts';
+export { WAF_WARNING_CODE, wafWarnings } from './api/rulesets/waf-warnings.ts';
 export { MANAGED_PACKAGE_ID, OWASP_PACKAGE_ID } from './api/waf-legacy/catalogue.ts';
 export { assertLegacyWaf } from './api/waf-legacy/service.ts';
 export { atLeast, findPlan, PLAN_NAMES, type PlanName, RULES_PLAN } from './api/zones/plans.ts';

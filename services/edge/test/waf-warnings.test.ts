@@ -23,7 +23,7 @@ const allLevelsOff = [1, 2, 3, 4].map((n) => ({ category: `paranoia-level-${n}`,
 beforeAll(async () => {
   f = await startEdge();
   zone = f.zones.business.id;
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await f?.close();
 });
@@ -47,6 +47,15 @@ describe('OWASP configurations that can never block', () => {
     );
     expect(res.status).toBe(200);
     expect(warnings(res.body.messages)).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/can never block: .*only logs/) }),
+    ]);
+  });
+
+  it('the entry point read back (what the dashboard shows) carries the same warning', async () => {
+    await call(f, 'PUT', entrypoint(), owasp({ rules: [{ id: ANOMALY_RULE_ID, action: 'log' }] }));
+    const read = await call(f, 'GET', entrypoint());
+    expect(read.status).toBe(200);
+    expect(warnings(read.body.messages)).toEqual([
       expect.objectContaining({ message: expect.stringMatching(/can never block: .*only logs/) }),
     ]);
   });

@@ -23,6 +23,7 @@ import {
   putEntrypoint,
   updateRuleset,
 } from './service.ts';
+import { wafWarnings } from './waf-warnings.ts';
 
 const hexParam = (what: string): PathParam => ({
   schema: { pattern: HEX_ID.source, description: `The ${what} id (32 lowercase hex characters)` },
@@ -218,7 +219,11 @@ export const rulesetRoutes: EdgeRoute[] = [
     summary: "The zone's entry point ruleset of a phase (404/10003 when there is none)",
     access: read,
     result: full,
-    handle: ({ deps, zone, params }) => getEntrypoint(deps, zone, params.ruleset_phase!),
+    async handle({ deps, zone, params }) {
+      const result = await getEntrypoint(deps, zone, params.ruleset_phase!);
+      const warnings = 'rules' in result ? wafWarnings(result.rules ?? [], deps.catalogue) : [];
+      return warnings.length > 0 ? new Reply(result, undefined, warnings) : result;
+    },
   }),
   route({
     method: 'PUT',

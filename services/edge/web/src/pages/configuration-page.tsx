@@ -18,6 +18,8 @@ import { navigate } from '../router.ts';
 
 /** The migration's "not migrated" message code (OWASP group and rule overrides). */
 const NOT_MIGRATED = 10710;
+/** The API's warning that the deployed OWASP ruleset can never block (log only, threshold out of reach). */
+const NEVER_BLOCKS = 20500;
 
 interface Loaded {
   zone: Zone;
@@ -41,12 +43,15 @@ async function load(id: string): Promise<Loaded> {
     };
   }
   let config: Configuration = { name: 'default', rules: [] };
+  let messages: ApiMessage[] = [];
   try {
-    config = (await api.entrypoint(id)).result;
+    const entrypoint = await api.entrypoint(id);
+    config = entrypoint.result;
+    messages = entrypoint.messages;
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 404)) throw error;
   }
-  return { zone: zone.result, status: status.result, check: undefined, config, messages: [] };
+  return { zone: zone.result, status: status.result, check: undefined, config, messages };
 }
 
 type Phase = 'editing' | 'deploying' | 'complete' | 'saved';
@@ -57,6 +62,8 @@ export function ConfigurationPage(props: { id: string; session: Session }) {
   const [phase, setPhase] = useState<Phase>('editing');
   const [error, setError] = useState<string | undefined>();
   const [problems, setProblems] = useState<ApiMessage[]>([]);
+  /** The never-blocks warnings of the last answer (the load's, then each save's). */
+  const [warnings, setWarnings] = useState<ApiMessage[] | undefined>();
 
   useEffect(() => {
     load(props.id).then(
@@ -74,7 +81,8 @@ export function ConfigurationPage(props: { id: string; session: Session }) {
   const reviewing = state === 'start';
   const enterprise = zone.plan.legacy_id === 'enterprise';
   const notMigrated = loaded.messages.filter((m) => m.code === NOT_MIGRATED);
-  const notes = loaded.messages.filter((m) => m.code !== NOT_MIGRATED);
+  const notes = loaded.messages.filter((m) => m.code !== NOT_MIGRATED && m.code !== NEVER_BLOCKS);
+  const neverBlocks = warnings ?? loaded.messages.filter((m) => m.code === NEVER_BLOCKS);
 
   async function run(action: () => Promise<void>) {
     setError(undefined);
@@ -112,6 +120,7 @@ export function ConfigurationPage(props: { id: string; session: Session }) {
           ? await api.upgrade(zone.id, 'validation', bodyOf(config))
           : await api.saveEntrypoint(zone.id, bodyOf(config));
       setConfig(written.result);
+      setWarnings(written.messages.filter((m) => m.code === NEVER_BLOCKS));
       setPhase('saved');
     });
 
@@ -159,6 +168,16 @@ export function ConfigurationPage(props: { id: string; session: Session }) {
             </li>
           ))}
         </ul>
+      )}
+      {neverBlocks.length > 0 && (
+        <section class="card warning" role="alert" data-testid="waf-never-blocks">
+          <h3>This configuration never blocks</h3>
+          <ul>
+            {neverBlocks.map((m) => (
+              <li key={m.message}>{m.message}</li>
+            ))}
+          </ul>
+        </section>
       )}
       {notMigrated.length > 0 && (
         <section class="card warning" data-testid="not-migrated">
