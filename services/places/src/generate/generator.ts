@@ -310,7 +310,8 @@ export function createGenerator(input: GeneratorInput): (city: City, options?: P
       name,
       latitude: Math.round(latitude * 1e6) / 1e6,
       longitude: Math.round(longitude * 1e6) / 1e6,
-      address: random.chance(0.92) ? locale.language.street(random, house) : null,
+      // Every generated place has a street address (issue 41: demo places without one looked broken).
+      address: locale.language.street(random, house),
       locality: city.name,
       region: city.region,
       postcode: locale.postcode(random, { latitude, longitude }),
