@@ -10,9 +10,10 @@
 //   GET  /file?path=notes.txt   path traversal: reads the file (first 8 KB)
 //   GET  /ping?host=127.0.0.1   simulated command injection (answers as a shell would, runs nothing)
 //
-// Every request is appended as one JSON line to the file named by --record (method, url, raw headers, body).
+// Every request is appended as one JSON line to the file named by --record (method, url, raw headers, body;
+// an X-Cairn-Capture header, which the capture adds to name the tool run, becomes its `source`).
 //
-// Run: npx tsx bench/vulnerable-origin.ts [--port N] [--record file.jsonl]
+// Run: npx tsx bench/vulnerable-origin.ts [--port N] [--record file.jsonl] [--no-sleep]
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,9 +24,16 @@ import { type RecordedRequest, recordOf } from '../packages/seclang/test/waf-dif
 import { simulatedShell } from './vulnerable-shell.ts';
 
 const MAX_BODY = 1 << 20;
+export const CAPTURE_HEADER = 'x-cairn-capture';
 
-async function openDatabase(): Promise<PGlite> {
+async function openDatabase(sleep: boolean): Promise<PGlite> {
   const db = await PGlite.create();
+  if (!sleep) {
+    // pg_sleep stops this whole process (PGlite runs in its thread), and every scanner sharing it: a no-op
+    // shadows it (time-based injection then goes unconfirmed; the requests are recorded all the same)
+    await db.exec(`CREATE FUNCTION public.pg_sleep(double precision) RETURNS void LANGUAGE sql AS 'SELECT';
+      SET search_path = public, pg_catalog;`);
+  }
   await db.exec(`
     CREATE TABLE users (id int PRIMARY KEY, name text, email text, password text);
     INSERT INTO users VALUES (1, 'admin', 'admin@example.test', 's3cret-admin'),
@@ -119,13 +127,20 @@ async function answer(db: PGlite, files: string, req: IncomingMessage, res: Serv
   }
 }
 
+/** The capture names the tool run in a header of its own: kept as the source, dropped from the request. */
+function tagged(r: RecordedRequest): RecordedRequest {
+  const tag = r.headers.find(([n]) => n.toLowerCase() === CAPTURE_HEADER)?.[1];
+  if (tag === undefined) return r;
+  return { ...r, headers: r.headers.filter(([n]) => n.toLowerCase() !== CAPTURE_HEADER), source: tag };
+}
+
 async function main(): Promise<void> {
   const arg = (name: string) => {
     const i = process.argv.indexOf(name);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
   const record = arg('--record');
-  const db = await openDatabase();
+  const db = await openDatabase(!process.argv.includes('--no-sleep'));
   const files = mkdtempSync(join(tmpdir(), 'cairn-vulnerable-files-'));
   writeFileSync(join(files, 'notes.txt'), 'Remember to restock the tents.\n');
   const server = createServer((req, res) => {
@@ -137,8 +152,7 @@ async function main(): Promise<void> {
     });
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      if (record)
-        appendFileSync(record, `${JSON.stringify(recordOf(req, body) satisfies RecordedRequest)}\n`);
+      if (record) appendFileSync(record, `${JSON.stringify(tagged(recordOf(req, body)))}\n`);
       answer(db, files, req, res, body).catch((err) => page(res, 500, escapeHtml(String(err))));
     });
   });

@@ -4,7 +4,8 @@
 // injectable location, and stores the corpus deduplicated and gzip-compressed.
 //
 // Run: npx tsx bench/waf-capture.ts [--tampers a,b | --all-tampers] [--seconds 60] [--jobs 2]
-//        [--wapiti-seconds 300] [--no-wapiti] [--all-headers] [--append] [--out file.jsonl.gz]
+//        [--wapiti-seconds 300] [--no-wapiti] [--include recorded.jsonl] [--all-headers] [--append]
+//        [--max-minutes M] [--out file.jsonl.gz]
 // The corpus goes to bench/data/waf-attacks.jsonl.gz; past 5 MB compressed, whole to
 // /tmp/cairn-waf-capture/waf-attacks.jsonl.gz and a sample of each tool run to the repository.
 import { spawn } from 'node:child_process';
@@ -29,6 +30,7 @@ const MAX_STORED = 5 * 1024 * 1024;
 const SAMPLE_SIZE = 20_000;
 /** The first pass: tamper scripts that change the shape of a payload the most. */
 const FIRST_TAMPERS = ['space2dash', 'between', 'equaltolike', 'randomcase', 'space2comment', 'charencode'];
+// (--all-tampers runs these first, then the rest in alphabetical order; --max-minutes stops starting runs)
 const WAPITI_MODULES = 'sql,blindsql,xss,permanentxss,exec,file,crlf,ssrf,redirect,xxe';
 
 interface Job {
@@ -54,7 +56,7 @@ async function captureJob(job: Job): Promise<RecordedRequest[]> {
 function sqlmapJobs(tampers: Array<string | undefined>, seconds: number, allHeaders: boolean): Job[] {
   return tampers.flatMap((tamper) =>
     Object.keys(SQLMAP_TARGETS)
-      // the header and cookie target sends thousands of requests a run: the first tamper scripts only, unless asked
+      // the header and cookie target sends thousands of requests a run: without a tamper script only, unless asked
       .filter(
         (target) =>
           target !== 'headers' || allHeaders || tamper === undefined || FIRST_TAMPERS.includes(tamper),
@@ -67,6 +69,7 @@ function sqlmapJobs(tampers: Array<string | undefined>, seconds: number, allHead
             target,
             seconds,
             outputDir: join(WORK, 'sqlmap', `${tamper ?? 'none'}-${target}`),
+            tag: `sqlmap:${tamper ?? 'none'}:${target}`,
             ...(tamper ? { tamper } : {}),
           });
           return `${r.injectable ? 'injectable' : 'not injectable'}${r.dumped ? ', dumped' : ''}${r.timedOut ? ' (time bound)' : ''}`;
@@ -117,18 +120,32 @@ function wapitiJob(seconds: number): Job {
   };
 }
 
-async function runAll(jobs: Job[], parallel: number): Promise<RecordedRequest[]> {
-  const out: RecordedRequest[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < jobs.length) {
-        const job = jobs[next++] as Job;
-        out.push(...(await captureJob(job)));
-      }
-    }),
-  );
-  return out;
+/** Runs the sqlmap jobs `parallel` at a time against one recording origin; returns what it recorded. */
+async function runShared(jobs: Job[], parallel: number, deadline: number): Promise<RecordedRequest[]> {
+  const record = join(WORK, 'sqlmap.jsonl');
+  rmSync(record, { force: true });
+  const origin = await startChild<{ port: number }>(ORIGIN, ['--record', record, '--no-sleep']);
+  const base = `http://127.0.0.1:${origin.info.port}`;
+  try {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: parallel }, async () => {
+        while (next < jobs.length && Date.now() < deadline) {
+          const job = jobs[next++] as Job;
+          console.log(`  ${job.name.padEnd(40)} ${await job.run(base)}`);
+        }
+      }),
+    );
+  } finally {
+    origin.kill();
+  }
+  return existsSync(record) ? readJsonl(record) : [];
+}
+
+/** Requests recorded earlier (a previous capture's origin file), tagged `source` where they have none. */
+function included(): RecordedRequest[] {
+  const file = flag('--include');
+  return file ? readJsonl(file).map((r) => ({ source: 'wapiti', ...r })) : [];
 }
 
 function flag(name: string): string | undefined {
@@ -140,14 +157,22 @@ export async function capture(): Promise<void> {
   mkdirSync(WORK, { recursive: true });
   const seconds = Number(flag('--seconds') ?? 60);
   const tampers: Array<string | undefined> = process.argv.includes('--all-tampers')
-    ? [undefined, ...tamperScripts()]
+    ? [undefined, ...FIRST_TAMPERS, ...tamperScripts().filter((t) => !FIRST_TAMPERS.includes(t))]
     : [undefined, ...(flag('--tampers')?.split(',') ?? FIRST_TAMPERS)];
   const jobs = sqlmapJobs(tampers, seconds, process.argv.includes('--all-headers'));
-  if (!process.argv.includes('--no-wapiti')) jobs.unshift(wapitiJob(Number(flag('--wapiti-seconds') ?? 300)));
-  console.log(
-    `capture: ${jobs.length} tool runs, ${flag('--jobs') ?? 2} at a time, ${seconds} s each (sqlmap)`,
-  );
-  const recorded = await runAll(jobs, Number(flag('--jobs') ?? 2));
+  console.log(`capture: ${jobs.length} sqlmap runs, ${flag('--jobs') ?? 2} at a time, ${seconds} s each`);
+  const wapiti = process.argv.includes('--no-wapiti')
+    ? []
+    : await captureJob(wapitiJob(Number(flag('--wapiti-seconds') ?? 300)));
+  const recorded = [
+    ...wapiti,
+    ...included(),
+    ...(await runShared(
+      jobs,
+      Number(flag('--jobs') ?? 2),
+      Date.now() + Number(flag('--max-minutes') ?? 600) * 60_000,
+    )),
+  ];
   const payloads = wapitiPayloadRequests();
   const previous = process.argv.includes('--append') && existsSync(CORPUS) ? readJsonl(CORPUS) : [];
   const corpus = dedupe([...previous, ...recorded, ...payloads]);

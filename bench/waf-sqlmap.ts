@@ -1,7 +1,8 @@
 // sqlmap (Debian's /usr/bin/sqlmap) as the differential harness runs it: one target of the vulnerable
 // origin, one tamper script, every technique, level 5, risk 3, bounded in time; and what it concluded.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export const SQLMAP = '/usr/bin/sqlmap';
 export const TAMPER_DIR = '/usr/share/sqlmap/tamper';
@@ -41,6 +42,8 @@ export interface SqlmapOptions {
   seconds: number;
   outputDir: string;
   host?: string;
+  /** Sent as X-Cairn-Capture, for the recording origin to name the run. */
+  tag?: string;
 }
 
 export function sqlmapArgs(o: SqlmapOptions): string[] {
@@ -67,6 +70,7 @@ export function sqlmapArgs(o: SqlmapOptions): string[] {
     `--output-dir=${o.outputDir}`,
     ...(o.tamper ? [`--tamper=${o.tamper}`] : []),
     ...(o.host ? [`--host=${o.host}`] : []),
+    ...(o.tag ? ['-H', `X-Cairn-Capture: ${o.tag}`] : []),
   ];
 }
 
@@ -88,6 +92,8 @@ export function runSqlmap(o: SqlmapOptions): Promise<SqlmapRun> {
     }, o.seconds * 1000);
     child.on('exit', () => {
       clearTimeout(timer);
+      mkdirSync(o.outputDir, { recursive: true });
+      writeFileSync(join(o.outputDir, 'sqlmap-output.txt'), output);
       resolve({ ...sqlmapVerdict(output), timedOut, output });
     });
   });
