@@ -24,6 +24,7 @@ import { wapitiPayloadRequests } from './waf-wapiti-payloads.ts';
 
 const ORIGIN = fileURLToPath(new URL('./vulnerable-origin.ts', import.meta.url));
 const WORK = '/tmp/cairn-waf-capture';
+const WAPITI = '/usr/bin/wapiti';
 export const CORPUS = fileURLToPath(new URL('./data/waf-attacks.jsonl.gz', import.meta.url));
 const FULL_CORPUS = join(WORK, 'waf-attacks.jsonl.gz');
 const MAX_STORED = 5 * 1024 * 1024;
@@ -85,7 +86,7 @@ function wapitiJob(seconds: number): Job {
       new Promise((resolve) => {
         const out = join(WORK, 'wapiti');
         const child = spawn(
-          'wapiti',
+          WAPITI,
           [
             '-u',
             `${base}/`,
