@@ -34,6 +34,7 @@ function orderSql(
     const m = /^(.+)_(ASC|DESC)$/.exec(o);
     const name = m?.[1] ?? '';
     if (name === 'count') return `count ${m?.[2]}`;
+    if (name === 'avg_sampleInterval' && allowed.has('count')) return `avg_sample_interval ${m?.[2]}`;
     const field = fieldByName.get(name);
     if (!m || !field || !allowed.has(name)) {
       throw new GraphQLError(
@@ -44,8 +45,12 @@ function orderSql(
   });
 }
 
-function where(zoneId: string, filter: Record<string, unknown> | undefined): SqlWhere {
-  const w: SqlWhere = { clauses: ['zone_id = $1'], params: [zoneId] };
+/** The zones a dataset node reads: one (viewer.zones) or those of an account the token may read. */
+function where(zoneIds: readonly string[], filter: Record<string, unknown> | undefined): SqlWhere {
+  const w: SqlWhere =
+    zoneIds.length === 1
+      ? { clauses: ['zone_id = $1'], params: [zoneIds[0]] }
+      : { clauses: ['zone_id = ANY($1::char(32)[])'], params: [zoneIds] };
   filterToSql(filter, w);
   return w;
 }
@@ -55,11 +60,12 @@ const EVENT_NAMES = new Set(EVENT_FIELDS.map((f) => f.name));
 /** firewallEventsAdaptive: single events, newest first unless orderBy says otherwise. */
 export async function adaptiveEvents(
   db: Queryable,
-  zoneId: string,
+  zoneIds: readonly string[],
   args: DatasetArgs,
 ): Promise<Record<string, unknown>[]> {
   checkLimit('firewallEventsAdaptive', args.limit);
-  const w = where(zoneId, args.filter);
+  if (zoneIds.length === 0) return [];
+  const w = where(zoneIds, args.filter);
   const order = orderSql(args.orderBy, EVENT_NAMES, 'firewallEventsAdaptive');
   const select = EVENT_FIELDS.map((f: DatasetField, i) => `(${f.sql}) AS c${i}`).join(', ');
   const { rows } = await db.query<Record<string, unknown>>(
@@ -83,18 +89,26 @@ export async function adaptiveEvents(
   });
 }
 
-/** The dimension fields a groups node selects (aliases and fragments followed). */
-export function selectedDimensions(
+export interface GroupSelection {
+  dimensions: string[];
+  /** Whether `avg { sampleInterval }` is asked for. */
+  average: boolean;
+}
+
+/** The dimension fields a groups node selects, and whether it asks for avg (aliases and fragments followed). */
+export function selectedGroups(
   nodes: readonly FieldNode[],
   fragments: Record<string, FragmentDefinitionNode>,
-): string[] {
+): GroupSelection {
   const names = new Set<string>();
+  let average = false;
   const collect = (set: SelectionSetNode | undefined, inDimensions: boolean, seen: Set<string>) => {
     if (!set) return;
     for (const sel of set.selections) {
       if (sel.kind === Kind.FIELD) {
         if (inDimensions) names.add(sel.name.value);
         else if (sel.name.value === 'dimensions') collect(sel.selectionSet, true, seen);
+        else if (sel.name.value === 'avg') average = true;
       } else if (sel.kind === Kind.INLINE_FRAGMENT) collect(sel.selectionSet, inDimensions, seen);
       else if (!seen.has(sel.name.value)) {
         seen.add(sel.name.value);
@@ -104,7 +118,7 @@ export function selectedDimensions(
   };
   for (const node of nodes) collect(node.selectionSet, false, new Set());
   names.delete('__typename');
-  return GROUP_FIELDS.filter((f) => names.has(f.name)).map((f) => f.name);
+  return { dimensions: GROUP_FIELDS.filter((f) => names.has(f.name)).map((f) => f.name), average };
 }
 
 /**
@@ -153,22 +167,24 @@ function countable(filter: Record<string, unknown> | undefined): boolean {
  */
 export async function adaptiveGroups(
   db: Queryable,
-  zoneId: string,
+  zoneIds: readonly string[],
   args: DatasetArgs,
-  dimensions: readonly string[],
+  { dimensions, average }: GroupSelection,
 ): Promise<Record<string, unknown>[]> {
   checkLimit('firewallEventsAdaptiveGroups', args.limit);
-  const w = where(zoneId, args.filter);
+  if (zoneIds.length === 0) return [];
+  const w = where(zoneIds, args.filter);
   const fields = dimensions.map((d) => fieldByName.get(d) as DatasetField);
-  const order = orderSql(args.orderBy, new Set(dimensions), 'firewallEventsAdaptiveGroups');
+  const order = orderSql(args.orderBy, new Set([...dimensions, 'count']), 'firewallEventsAdaptiveGroups');
   const select = fields.map((f, i) => `(${f.sql}) AS d${i}`);
   const group = fields.length === 0 ? '' : `GROUP BY ${fields.map((_, i) => `${i + 1}`).join(', ')}`;
   const exact = dimensions.every((d) => COUNTED.has(d)) && countable(args.filter);
-  const [table, count] = exact
-    ? ['edge_security_event_counts', 'coalesce(sum(count), 0)::int']
-    : ['edge_security_events', 'coalesce(round(sum(sample_interval)), 0)::int'];
+  // Counted exactly, every event stands for itself: the mean interval is 1.
+  const [table, count, mean] = exact
+    ? ['edge_security_event_counts', 'coalesce(sum(count), 0)::int', '1.0']
+    : ['edge_security_events', 'coalesce(round(sum(sample_interval)), 0)::int', 'avg(sample_interval)'];
   const { rows } = await db.query<Record<string, unknown>>(
-    `SELECT ${[...select, `${count} AS count`].join(', ')} FROM ${table}
+    `SELECT ${[...select, `${count} AS count`, `${mean}::float8 AS avg_sample_interval`].join(', ')} FROM ${table}
      WHERE ${w.clauses.join(' AND ')} ${group}
      ORDER BY ${[...(order.length > 0 ? order : ['count DESC']), ...fields.map((_, i) => `${i + 1}`)].join(', ')}
      LIMIT ${args.limit}`,
@@ -178,6 +194,7 @@ export async function adaptiveGroups(
     .filter((r) => fields.length > 0 || (r.count as number) > 0)
     .map((r) => ({
       count: r.count,
+      ...(average ? { avg: { sampleInterval: r.avg_sample_interval } } : {}),
       dimensions: Object.fromEntries(fields.map((f, i) => [f.name, toTime(r[`d${i}`])])),
     }));
 }

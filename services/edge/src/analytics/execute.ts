@@ -5,20 +5,31 @@ import {
   type GraphQLResolveInfo,
   parse,
   specifiedRules,
+  VariablesInAllowedPositionRule,
   validate,
 } from 'graphql';
 import type { EdgeAuth } from '../api/auth/authenticate.ts';
 import { zoneFor } from '../api/auth/authenticate.ts';
-import { allows } from '../api/auth/permissions.ts';
+import { allows, seesZone } from '../api/auth/permissions.ts';
+import { listZones } from '../api/zones/store.ts';
 import type { EdgeDeps } from '../deps.ts';
-import { adaptiveEvents, adaptiveGroups, type DatasetArgs, selectedDimensions } from './datasets.ts';
+import { adaptiveEvents, adaptiveGroups, type DatasetArgs, selectedGroups } from './datasets.ts';
+import { EVENT_FIELDS, GROUP_FIELDS } from './fields.ts';
 import { earliestAsked } from './filter-sql.ts';
-import { costLimits } from './limits.ts';
-import { analyticsSchema } from './schema.ts';
+import { costLimits, MAX_FIELDS } from './limits.ts';
+import { analyticsSchema, MAX_LIMIT } from './schema.ts';
+import { inlineUndeclaredVariables, variablesInLooseTypes } from './variables.ts';
 
 /** The longest query text accepted, and the most tokens GraphQL's parser reads. */
 export const MAX_QUERY_BYTES = 32_768;
 const MAX_TOKENS = 5_000;
+/** GraphQL's rules (variable types as loose as the real API's), then depth and cost limits. */
+const RULES = [
+  ...specifiedRules.filter((r) => r !== VariablesInAllowedPositionRule),
+  variablesInLooseTypes,
+  costLimits,
+];
+
 /** The most zones one query reads. */
 export const MAX_ZONES = 10;
 
@@ -52,19 +63,60 @@ function checkRetention(ctx: AnalyticsContext, dataset: string, filter: DatasetA
   }
 }
 
-/** One zone of viewer.zones, with its two datasets. */
-function zoneNode(ctx: AnalyticsContext, zoneTag: string) {
+/** The settings node: what each dataset allows (the same for every zone and token here). */
+function settings(ctx: AnalyticsContext) {
+  const limits = (fields: readonly { name: string }[]) => ({
+    enabled: true,
+    availableFields: fields.map((f) => f.name),
+    maxDuration: ctx.retentionDays * 86_400,
+    maxNumberOfFields: MAX_FIELDS,
+    maxPageSize: MAX_LIMIT,
+    notOlderThan: ctx.retentionDays * 86_400,
+  });
   return {
-    zoneTag,
+    firewallEventsAdaptive: limits(EVENT_FIELDS),
+    firewallEventsAdaptiveGroups: limits(GROUP_FIELDS),
+  };
+}
+
+/** The datasets of a scope: one zone (viewer.zones) or the readable zones of an account (viewer.accounts). */
+function datasetNodes(ctx: AnalyticsContext, zoneIds: readonly string[]) {
+  return {
     firewallEventsAdaptive(args: DatasetArgs) {
       checkRetention(ctx, 'firewallEventsAdaptive', args.filter);
-      return adaptiveEvents(ctx.deps.db, zoneTag, args);
+      return adaptiveEvents(ctx.deps.db, zoneIds, args);
     },
     firewallEventsAdaptiveGroups(args: DatasetArgs, _ctx: unknown, info: GraphQLResolveInfo) {
       checkRetention(ctx, 'firewallEventsAdaptiveGroups', args.filter);
-      return adaptiveGroups(ctx.deps.db, zoneTag, args, selectedDimensions(info.fieldNodes, info.fragments));
+      return adaptiveGroups(ctx.deps.db, zoneIds, args, selectedGroups(info.fieldNodes, info.fragments));
     },
+    settings: () => settings(ctx),
   };
+}
+
+/** viewer.accounts(filter: {accountTag}): the token's own account only, over the zones it may read. */
+async function accounts(ctx: AnalyticsContext, args: { filter?: { accountTag?: string } }) {
+  const tag = args.filter?.accountTag;
+  if (!tag) throw new GraphQLError('accounts: filter by accountTag (the account id to read)');
+  if (tag !== ctx.auth.accountId) {
+    throw new GraphQLError(`account ${tag}: this API token has no access to it`, {
+      extensions: { code: 'authz' },
+    });
+  }
+  const readable = (await listZones(ctx.deps.db, tag)).filter(
+    (z) =>
+      seesZone(ctx.auth.grants, z.id) &&
+      (allows(ctx.auth.grants, z.id, 'waf', 'read') || allows(ctx.auth.grants, z.id, 'firewall', 'read')),
+  );
+  return [
+    {
+      accountTag: tag,
+      ...datasetNodes(
+        ctx,
+        readable.map((z) => z.id),
+      ),
+    },
+  ];
 }
 
 /** Zones the token may read analytics of: zone visible and waf or firewall read granted. */
@@ -92,7 +144,7 @@ async function zones(ctx: AnalyticsContext, args: { filter?: { zoneTag?: string;
         },
       );
     }
-    out.push(zoneNode(ctx, zone.id));
+    out.push({ zoneTag: zone.id, ...datasetNodes(ctx, [zone.id]) });
   }
   return out;
 }
@@ -115,12 +167,18 @@ export async function runAnalyticsQuery(
     return { data: null, errors: [(e as GraphQLError).toJSON()] };
   }
   const schema = analyticsSchema();
-  const invalid = validate(schema, document, [...specifiedRules, costLimits], { maxErrors: 20 });
+  document = inlineUndeclaredVariables(schema, document, request.variables);
+  const invalid = validate(schema, document, RULES, { maxErrors: 20 });
   if (invalid.length > 0) return { errors: invalid.map((e) => e.toJSON()) };
   const result = await execute({
     schema,
     document,
-    rootValue: { viewer: () => ({ zones: (args: Parameters<typeof zones>[1]) => zones(ctx, args) }) },
+    rootValue: {
+      viewer: () => ({
+        zones: (args: Parameters<typeof zones>[1]) => zones(ctx, args),
+        accounts: (args: Parameters<typeof accounts>[1]) => accounts(ctx, args),
+      }),
+    },
     ...(request.variables ? { variableValues: request.variables } : {}),
     ...(request.operationName ? { operationName: request.operationName } : {}),
   });

@@ -73,9 +73,7 @@ export function filterToSql(filter: Record<string, unknown> | undefined, where: 
       const cast = (v: unknown) => (field.type === 'Time' ? timeValue(key, v) : v);
       if (op === '_in' || op === '_notin') {
         const list = (value as unknown[]).map(cast);
-        out.push(
-          `${op === '_in' ? '' : 'NOT '}(${field.sql}) = ANY(${param(list)}${field.type === 'Time' ? '::timestamptz[]' : field.type === 'Int' ? '::int[]' : '::text[]'})`,
-        );
+        out.push(`${op === '_in' ? '' : 'NOT '}(${field.sql}) = ANY(${param(list)}${sqlCast(field)}[])`);
       } else if (op === '') {
         out.push(`(${field.sql}) = ${param(cast(value))}${sqlCast(field)}`);
       } else {
@@ -88,7 +86,7 @@ export function filterToSql(filter: Record<string, unknown> | undefined, where: 
 }
 
 const sqlCast = (f: DatasetField) =>
-  f.type === 'Time' ? '::timestamptz' : f.type === 'Int' ? '::int' : '::text';
+  f.type === 'Time' ? '::timestamptz' : f.type === 'uint16' || f.type === 'uint32' ? '::int' : '::text';
 
 /** The earliest time the filter asks for, if it bounds datetime from below at its top level. */
 export function earliestAsked(

@@ -1,6 +1,7 @@
 import type { Clock, Db, Logger, Metrics } from '@cairn/kit';
 import type { EdgeRequest } from '../engine/request.ts';
 import type { RuleEvent } from '../engine/verdict.ts';
+import { type GeoInfo, geoDatabase } from '../geo/database.ts';
 import { type EventCounters, eventCounters } from './metrics.ts';
 import { storableEvent } from './storable.ts';
 import {
@@ -32,7 +33,7 @@ export interface RecorderOptions {
 
 const ALWAYS = new Set(['block', 'challenge', 'js_challenge', 'managed_challenge']);
 const RETENTION_JOB = 'edge_security_events_retention';
-/** Rows per INSERT (one array per column, so the statement has the same 19 parameters at any size). */
+/** Rows per INSERT (one array per column, so the statement has the same parameters at any size). */
 const BATCH = 500;
 /** The sampling interval doubles at most this many times (1 kept in 2^20 at worst). */
 const MAX_TIER = 20;
@@ -111,10 +112,21 @@ export class EventRecorder {
   private sampledOutReported = 0;
   private readonly counters: EventCounters;
 
+  /** The client's country and AS, looked up when events are stored (off the request path). */
+  private readonly geo: (address: string) => GeoInfo | undefined;
+
   constructor(
-    private readonly deps: { db: Db; clock: Clock; log: Logger; metrics?: Metrics },
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      log: Logger;
+      metrics?: Metrics;
+      /** IP geolocation; by default the process's IP databases (the ones ip.src.country reads). */
+      geo?: (address: string) => GeoInfo | undefined;
+    },
     readonly options: RecorderOptions,
   ) {
+    this.geo = deps.geo ?? ((address) => geoDatabase().lookup(address));
     this.counters = eventCounters(deps.metrics);
     this.sampler = new Sampler(options.sampleAfter);
   }
@@ -151,13 +163,15 @@ export class EventRecorder {
       return;
     }
     const random = this.options.random ?? Math.random;
-    let userAgent = '';
+    let userAgent: string | undefined;
+    let referer: string | undefined;
     for (let i = 0; i + 1 < request.rawHeaders.length; i += 2) {
-      if ((request.rawHeaders[i] as string).toLowerCase() === 'user-agent') {
-        userAgent = request.rawHeaders[i + 1] as string;
-        break;
-      }
+      const name = (request.rawHeaders[i] as string).toLowerCase();
+      if (name === 'user-agent') userAgent ??= request.rawHeaders[i + 1] as string;
+      else if (name === 'referer') referer ??= request.rawHeaders[i + 1] as string;
+      if (userAgent !== undefined && referer !== undefined) break;
     }
+    const refererHost = hostOf(referer);
     const occurredAt = new Date(request.timestamp);
     for (const e of events) {
       if (!ALWAYS.has(e.action) && random() >= this.options.logSampleRate) {
@@ -185,7 +199,8 @@ export class EventRecorder {
         host: request.host,
         path: path.slice(0, 2048),
         query: query.slice(0, 2048),
-        userAgent: userAgent.slice(0, 512),
+        userAgent: (userAgent ?? '').slice(0, 512),
+        refererHost,
         httpProtocol: `HTTP/${request.httpVersion}`,
         matchedData: e.matchedData,
         sampleInterval: ALWAYS.has(e.action) ? interval : interval / this.options.logSampleRate,
@@ -298,9 +313,25 @@ export class EventRecorder {
   }
 
   private storable(e: SecurityEventRow): SecurityEventRow {
-    const { event, escaped } = storableEvent(e);
+    const geo = this.geoOf(e.clientIp);
+    const { event, escaped } = storableEvent({
+      ...e,
+      clientCountry: geo?.country ?? '',
+      clientAsn: geo?.asnum === undefined ? '' : String(geo.asnum),
+      clientAsnDescription: geo?.asName ?? '',
+    });
     if (escaped > 0) this.counters.repaired.inc({ how: 'escaped' });
     return event;
+  }
+
+  /** A lookup that fails (a database that cannot load) leaves the fields empty: events still get stored. */
+  private geoOf(address: string): GeoInfo | undefined {
+    try {
+      return this.geo(address);
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'IP geolocation failed; events stored without country and AS');
+      return undefined;
+    }
   }
 
   private async write(batch: SecurityEventRow[]): Promise<void> {
@@ -360,4 +391,11 @@ export class EventRecorder {
 function isDataError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+}
+
+/** The host of a Referer URL, lowercase, without port ('' when there is none or it does not parse). */
+function hostOf(referer: string | undefined): string {
+  if (!referer) return '';
+  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#@]*@)?(\[[^\]]*\]|[^/?#:]*)/i.exec(referer);
+  return (m?.[1] ?? '').toLowerCase().slice(0, 255);
 }

@@ -93,6 +93,8 @@ export function storableEvent(e: SecurityEventRow): { event: SecurityEventRow; e
     query: bytes(e.query),
     userAgent: bytes(e.userAgent),
     httpProtocol: text(e.httpProtocol),
+    ...(e.clientAsnDescription === undefined ? {} : { clientAsnDescription: text(e.clientAsnDescription) }),
+    ...(e.refererHost === undefined ? {} : { refererHost: bytes(e.refererHost) }),
     matchedData: e.matchedData.map((m) => ({
       ...m,
       name: bytes(m.name),

@@ -9,11 +9,13 @@ export class AsnTable {
   private constructor(
     private readonly v4: { start: Uint32Array; end: Uint32Array; asn: Uint32Array },
     private readonly v6: { start: BigUint64Array; end: BigUint64Array; asn: Uint32Array },
+    private readonly names: ReadonlyMap<number, string>,
   ) {}
 
   static load(ipv4File: string, ipv6File: string): AsnTable {
-    const v4 = readRanges(ipv4File, (n) => Number(n));
-    const v6 = readRanges(ipv6File, (n) => BigInt(n) >> 64n);
+    const names = new Map<number, string>();
+    const v4 = readRanges(ipv4File, (n) => Number(n), names);
+    const v6 = readRanges(ipv6File, (n) => BigInt(n) >> 64n, names);
     return new AsnTable(
       { start: Uint32Array.from(v4.start), end: Uint32Array.from(v4.end), asn: Uint32Array.from(v4.asn) },
       {
@@ -21,6 +23,7 @@ export class AsnTable {
         end: BigUint64Array.from(v6.end),
         asn: Uint32Array.from(v6.asn),
       },
+      names,
     );
   }
 
@@ -31,6 +34,11 @@ export class AsnTable {
   /** The AS number of an IPv4 address given as a 32-bit number. */
   lookupV4(address: number): number | undefined {
     return find(this.v4, address);
+  }
+
+  /** The name the table gives an AS number (its organisation), if any. */
+  nameOf(asn: number): string | undefined {
+    return this.names.get(asn);
   }
 
   /** The AS number of an IPv6 address given by its upper 64 bits. */
@@ -63,7 +71,15 @@ function find<T extends number | bigint>(r: Ranges<T>, x: T): number | undefined
   return r.asn[at];
 }
 
-function readRanges<T>(file: string, parse: (decimal: string) => T) {
+/** A CSV field: quoted ("" inside for a quote) or bare; the file is read as latin1, its names are UTF-8. */
+function csvName(field: string): string {
+  const bare = field.startsWith('"')
+    ? field.slice(1, field.endsWith('"') ? -1 : undefined).replaceAll('""', '"')
+    : field;
+  return /^[\x00-\x7f]*$/.test(bare) ? bare : Buffer.from(bare, 'latin1').toString('utf8');
+}
+
+function readRanges<T>(file: string, parse: (decimal: string) => T, names: Map<number, string>) {
   const text = readFileSync(file, 'latin1');
   const start: T[] = [];
   const end: T[] = [];
@@ -82,7 +98,9 @@ function readRanges<T>(file: string, parse: (decimal: string) => T) {
       }
       start.push(s);
       end.push(parse(text.slice(c1 + 1, c2)));
-      asn.push(Number(text.slice(c2 + 1, c3)));
+      const number = Number(text.slice(c2 + 1, c3));
+      asn.push(number);
+      if (!names.has(number)) names.set(number, csvName(text.slice(c3 + 1, eol).trimEnd()));
     }
     pos = eol + 1;
   }

@@ -11,6 +11,8 @@ export interface GeoInfo {
   country?: string;
   continent?: string;
   asnum?: number;
+  /** The AS number's organisation, as the ASN table names it (GraphQL's clientASNDescription). */
+  asName?: string;
   isInEuropeanUnion?: boolean;
 }
 
@@ -99,7 +101,11 @@ export class GeoDatabase {
       if (continent !== undefined) info.continent = continent;
       info.isInEuropeanUnion = inEuropeanUnion(country);
     }
-    if (asnum !== undefined) info.asnum = asnum;
+    if (asnum !== undefined) {
+      info.asnum = asnum;
+      const name = this.asns.nameOf(asnum);
+      if (name) info.asName = name;
+    }
     return info;
   }
 }
