@@ -11,7 +11,7 @@ import { errorHandler, messageShape } from './error-shapes.ts';
 import { notFound } from './errors.ts';
 import { type RouteIndex, trackRoutes } from './method-not-allowed.ts';
 import type { Metrics } from './metrics.ts';
-import { filterOpenApi } from './openapi.ts';
+import { completeOpenApi, filterOpenApi, LICENSE } from './openapi.ts';
 import { parseQueryString, refuseUnstorableRequestText } from './request-text.ts';
 import { formatSchemaErrors } from './schema-errors.ts';
 
@@ -77,10 +77,19 @@ export async function createApp(deps: AppDeps, services: readonly ServiceModule[
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Cairn', version: '0.1.0', description: services.map((s) => s.title).join('; ') },
+      info: { title: 'Cairn', version: '0.1.0', license: LICENSE },
       servers: [{ url: deps.config.publicUrl }],
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          clientCredentials: {
+            type: 'http',
+            scheme: 'basic',
+            description:
+              "An OAuth client's id and secret (client_secret_basic); the endpoints also take them as " +
+              'client_id and client_secret form fields (client_secret_post)',
+          },
+        },
       },
     },
   });
@@ -119,16 +128,19 @@ export async function createApp(deps: AppDeps, services: readonly ServiceModule[
     void reply.header('content-type', deps.metrics.registry.contentType);
     return deps.metrics.registry.metrics();
   });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  let merged: ReturnType<typeof app.swagger> | undefined;
+  const document = () => (merged ??= completeOpenApi(app.swagger(), deps.config.publicUrl, services));
+  app.get('/openapi.json', { schema: { hide: true } }, async () => document());
   app.get<{ Params: { service: string } }>(
     '/openapi/:service',
     { schema: { hide: true } },
     async (request) => {
       const name = request.params.service.replace(/\.json$/, '');
-      if (!services.some((s) => s.name === name)) {
+      const service = services.find((s) => s.name === name);
+      if (!service) {
         throw notFound(`No service "${name}"; there are: ${services.map((s) => s.name).join(', ')}`);
       }
-      return filterOpenApi(app.swagger(), name);
+      return filterOpenApi(document(), service, deps.config.publicUrl);
     },
   );
 

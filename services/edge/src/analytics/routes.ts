@@ -27,6 +27,35 @@ function requestOf(body: unknown): GraphqlRequest | string {
   };
 }
 
+/** GraphQL's answer: `data` as the query asked for it, `errors` when something could not be answered. */
+const ANSWER = {
+  description: "GraphQL's {data, errors} answer",
+  type: 'object',
+  additionalProperties: true,
+  properties: { data: {}, errors: {} },
+};
+
+/** The 400 for a body that is not a GraphQL request, documented in GraphQL's own `{data, errors}` shape. */
+const BAD_REQUEST = {
+  description: "The body is not a GraphQL request: GraphQL's {data: null, errors} shape",
+  type: 'object',
+  required: ['data', 'errors'],
+  properties: {
+    data: { type: 'null' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['message'],
+        properties: {
+          message: { type: 'string' },
+          extensions: { type: 'object', additionalProperties: true },
+        },
+      },
+    },
+  },
+};
+
 /**
  * POST /client/v4/graphql: the GraphQL Analytics API's Security Events datasets, read with the zone's API
  * token (or the dashboard's session, as the real dashboard reads the same API). Answers are GraphQL's
@@ -44,6 +73,7 @@ export function analyticsApi(deps: EdgeDeps, retentionDays: number) {
         tags: ['edge'],
         summary: 'GraphQL Analytics API: firewallEventsAdaptive and firewallEventsAdaptiveGroups',
         security: [{ bearer: [] }],
+        response: { 200: ANSWER, 400: BAD_REQUEST },
       },
       async handler(request, reply) {
         const body = request.body as ReturnType<typeof parseJsonBody> | undefined;

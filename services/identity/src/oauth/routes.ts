@@ -15,7 +15,16 @@ import { authorizationResponse, issueAuthorizationCode } from './codes.ts';
 import { alreadyConsented } from './consent.ts';
 import { isPageError, oauthError } from './errors.ts';
 import { collectParams, type Params } from './params.ts';
-import { OAuthErrorSchema, UserInfoSchema } from './schemas.ts';
+import {
+  CLIENT_AUTHENTICATED,
+  IntrospectionSchema,
+  MetadataSchema,
+  OAUTH_ERRORS,
+  OAuthErrorSchema,
+  RevocationSchema,
+  TokenResponseSchema,
+  UserInfoSchema,
+} from './schemas.ts';
 import { SCOPES_SUPPORTED } from './scopes.ts';
 import { exchangeAuthorizationCode } from './token/authorization-code.ts';
 import { introspectForClient, revokeForClient } from './token-management.ts';
@@ -157,6 +166,8 @@ export function oauthRoutes(deps: IdentityDeps, issuer: string) {
     const tokenSchema = {
       tags: ['identity'],
       summary: 'Exchange an authorization code for an access token (query string or form body, GET or POST)',
+      security: CLIENT_AUTHENTICATED,
+      response: { 200: TokenResponseSchema, ...OAUTH_ERRORS },
     };
     const token = async (request: FastifyRequest, reply: FastifyReply) => {
       const params = collectParams(request.query, request.body);
@@ -174,12 +185,23 @@ export function oauthRoutes(deps: IdentityDeps, issuer: string) {
       }
       return exchangeAuthorizationCode(deps, client, params);
     };
-    app.get('/oauth2/access_token', { schema: tokenSchema }, token);
-    app.post('/oauth2/access_token', { schema: tokenSchema }, token);
+    app.get(
+      '/oauth2/access_token',
+      { schema: { ...tokenSchema, operationId: 'oauth2AccessTokenGet' } },
+      token,
+    );
+    app.post('/oauth2/access_token', { schema: { ...tokenSchema, operationId: 'oauth2AccessToken' } }, token);
 
     app.post(
       '/oauth2/revoke',
-      { schema: { tags: ['identity'], summary: 'RFC 7009 token revocation' } },
+      {
+        schema: {
+          tags: ['identity'],
+          summary: 'RFC 7009 token revocation',
+          security: CLIENT_AUTHENTICATED,
+          response: { 200: RevocationSchema, ...OAUTH_ERRORS },
+        },
+      },
       async (request, reply) => {
         const params = collectParams(request.body);
         const client = await authenticateClientRequest(deps, request, params);
@@ -192,7 +214,14 @@ export function oauthRoutes(deps: IdentityDeps, issuer: string) {
 
     app.post(
       '/oauth2/introspect',
-      { schema: { tags: ['identity'], summary: 'RFC 7662 token introspection' } },
+      {
+        schema: {
+          tags: ['identity'],
+          summary: 'RFC 7662 token introspection',
+          security: CLIENT_AUTHENTICATED,
+          response: { 200: IntrospectionSchema, ...OAUTH_ERRORS },
+        },
+      },
       async (request, reply) => {
         const params = collectParams(request.body);
         const client = await authenticateClientRequest(deps, request, params);
@@ -213,12 +242,24 @@ export function oauthRoutes(deps: IdentityDeps, issuer: string) {
     };
     const userinfo = async (request: FastifyRequest, reply: FastifyReply) =>
       reply.header('cache-control', 'no-store').send(await userInfo(deps, request.headers.authorization));
-    app.get('/oauth2/userinfo', { schema: userinfoSchema }, userinfo);
-    app.post('/oauth2/userinfo', { schema: userinfoSchema }, userinfo);
+    app.get(
+      '/oauth2/userinfo',
+      { schema: { ...userinfoSchema, operationId: 'oauth2UserinfoGet' } },
+      userinfo,
+    );
+    app.post('/oauth2/userinfo', { schema: { ...userinfoSchema, operationId: 'oauth2Userinfo' } }, userinfo);
 
     app.get(
       '/.well-known/oauth-authorization-server',
-      { schema: { tags: ['identity'], summary: 'RFC 8414 metadata' } },
+      {
+        schema: {
+          tags: ['identity'],
+          summary: 'RFC 8414 metadata',
+          security: [],
+          // A query string that can't be decoded or stored is refused before any route runs (kit request-text).
+          response: { 200: MetadataSchema, 400: OAuthErrorSchema },
+        },
+      },
       async () => ({
         issuer,
         authorization_endpoint: `${issuer}/oauth2/authenticate`,
