@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EdgeRequest } from '../src/engine/request.ts';
 import type { RuleEvent } from '../src/engine/verdict.ts';
@@ -213,5 +214,26 @@ describe('the real schema names', () => {
       `{ viewer { zones(filter: {zoneTag: "${zone.id}"}) { firewallEventsAdaptive(limit: 1, filter: {edgeResponseStatus: -1}) { action } } } }`,
     );
     expect(badScalar.errors?.[0]?.message).toMatch(/uint16 must be an integer from 0 to 65535/);
+  });
+
+  it('never answers 5xx or an internal error, whatever JSON an undeclared variable carries', async () => {
+    const q = `{ viewer { zones(filter: {zoneTag: $z}) { firewallEventsAdaptive(limit: 1, filter: $f, orderBy: $o) { action } } } }`;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.jsonValue({ maxDepth: 4 }),
+        fc.jsonValue({ maxDepth: 2 }),
+        async (filter, order) => {
+          const res = await fetch(`${f.api}/graphql`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${f.token}` },
+            body: JSON.stringify({ query: q, variables: { z: zone.id, f: filter, o: order } }),
+          });
+          expect(res.status).toBeLessThan(500);
+          const json = (await res.json()) as { errors?: { extensions?: { code?: string } }[] };
+          expect(json.errors?.some((e) => e.extensions?.code === 'internal')).not.toBe(true);
+        },
+      ),
+      { numRuns: 80 },
+    );
   });
 });
