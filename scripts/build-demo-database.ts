@@ -10,5 +10,5 @@ const result = await buildDemoDatabase();
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 if (!result) process.stdout.write('demo database: none (PLACES_DEMO_COUNT=0)\n');
 else if (result.built)
-  process.stdout.write(`demo database built: ${result.places} places in ${seconds} s (${result.file})\n`);
-else process.stdout.write(`demo database up to date (${result.file})\n`);
+  process.stdout.write(`demo database built: ${result.places} places in ${seconds} s (${result.dir})\n`);
+else process.stdout.write(`demo database up to date (${result.dir})\n`);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { edgeMigrations } from '@cairn/edge';
 import { identityMigrations } from '@cairn/identity';
@@ -10,17 +10,18 @@ import { openRuntime } from './runtime.ts';
 
 /**
  * The first start's database, built once at install (`npm install` runs scripts/build-demo-database.ts): the
- * migrations, the reference data and the demo places, as PGlite's dump of a data directory. A first `cairn
- * serve` on the embedded database starts from it rather than generating the places (tens of seconds), when
- * it was built for the same migrations, demo code and PLACES_DEMO_COUNT; otherwise it generates them as before.
+ * migrations, the reference data and the demo places, as a closed PGlite data directory. A first `cairn serve`
+ * on the embedded database starts from a copy of it (a copy of files, ~270 MB) rather than generating the
+ * places (minutes), when it was built for the same migrations, demo code and PLACES_DEMO_COUNT; otherwise it
+ * generates them as before.
  */
 const FORMAT = 1;
 
 // Beside the sources, not in dist/ (the package build empties that).
 const DIRECTORY = join(import.meta.dirname, '..', '.cache', 'demo-database');
 
-/** Where the dump for this environment's PLACES_DEMO_COUNT is (or would be), or undefined for no demo. */
-export function demoDatabaseFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
+/** Where the data directory for this environment's PLACES_DEMO_COUNT is (or would be); undefined for no demo. */
+export function demoDatabaseDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const count = loadPlacesConfig(env).demoCount;
   if (count <= 0) return undefined;
   const key = createHash('sha256')
@@ -35,16 +36,16 @@ export function demoDatabaseFile(env: NodeJS.ProcessEnv = process.env): string |
     )
     .digest('hex')
     .slice(0, 24);
-  return join(DIRECTORY, `${key}.tar`);
+  return join(DIRECTORY, key);
 }
 
-/** Builds the dump for this environment unless it is there; returns its path and whether it was built now. */
+/** Builds the data directory for this environment unless it is there; returns its path and whether it was built now. */
 export async function buildDemoDatabase(
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ file: string; built: boolean; places: number } | undefined> {
-  const file = demoDatabaseFile(env);
-  if (!file) return undefined;
-  if (existsSync(file)) return { file, built: false, places: 0 };
+): Promise<{ dir: string; built: boolean; places: number } | undefined> {
+  const dir = demoDatabaseDir(env);
+  if (!dir) return undefined;
+  if (existsSync(join(dir, 'PG_VERSION'))) return { dir, built: false, places: 0 };
   const config = loadConfig({ ...env, DATABASE_URL: '', CAIRN_DATA_DIR: join(DIRECTORY, 'unused') });
   // WAL segments of 1 MB instead of 16: the current segment is in the dump.
   const pg = await PGlite.create({ ...pgliteOptions, initDbStartParams: ['--wal-segsize=1'] });
@@ -56,14 +57,17 @@ export async function buildDemoDatabase(
     places = started.demo?.seeded ?? 0;
     await runtime.places.stop();
     await pg.query('CHECKPOINT');
-    const dump = new Uint8Array(await (await pg.dumpDataDir('none')).arrayBuffer());
+    const dump = await pg.dumpDataDir('none');
+    // Made in memory (faster), then written out as a data directory, whole, then renamed: a start never
+    // copies half of one.
+    const partial = `${dir}.${process.pid}`;
+    rmSync(partial, { recursive: true, force: true });
     mkdirSync(DIRECTORY, { recursive: true });
-    // Written whole, then renamed: a start never reads half a dump.
-    const partial = `${file}.${process.pid}`;
-    writeFileSync(partial, dump);
-    renameSync(partial, file);
+    const files = await PGlite.create(partial, { ...pgliteOptions, loadDataDir: dump });
+    await files.close();
+    renameSync(partial, dir);
   } finally {
     await runtime.close();
   }
-  return { file, built: true, places };
+  return { dir, built: true, places };
 }

@@ -50,8 +50,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   }
 
   const firstStartDump = (m: typeof import('./demo-database.ts')) => {
-    const file = m.demoDatabaseFile(env);
-    return file ? { initialDump: file } : {};
+    const dir = m.demoDatabaseDir(env);
+    return dir ? { initialDataDir: dir } : {};
   };
   let runtime: Runtime | undefined;
   try {

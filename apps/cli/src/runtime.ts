@@ -82,8 +82,8 @@ export async function openRuntime(
     db?: Db;
     /** Where the services read their own settings (PLACES_*, EDGE_*, CAIRN_CRS_DIR). Default process.env. */
     env?: NodeJS.ProcessEnv;
-    /** A new embedded database starts from this dump when the file exists (the demo database: demo-database.ts). */
-    initialDump?: string;
+    /** A new embedded database starts as a copy of this data directory when it exists (demo-database.ts). */
+    initialDataDir?: string;
   } = {},
 ): Promise<Runtime> {
   const log = options.log ?? createLogger(config.logLevel);
@@ -97,7 +97,7 @@ export async function openRuntime(
     (await openDb(
       config,
       log,
-      options.initialDump !== undefined ? { initialDump: options.initialDump } : {},
+      options.initialDataDir !== undefined ? { initialDataDir: options.initialDataDir } : {},
     ));
   try {
     if (options.create === false && config.databaseUrl && !(await hasCairnTables(db))) {

@@ -6,12 +6,12 @@ import type { Db } from './types.ts';
 
 /**
  * PostgreSQL when DATABASE_URL is set, otherwise the embedded database under CAIRN_DATA_DIR (a new one made
- * from `initialDump` when that file exists: see openPglite).
+ * from `initialDataDir` when it holds one: see openPglite).
  */
 export function openDb(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
   log?: Logger,
-  options: { initialDump?: string } = {},
+  options: { initialDataDir?: string } = {},
 ): Promise<Db> {
   return config.databaseUrl
     ? Promise.resolve(openPostgres(config.databaseUrl, log ? { log } : {}))

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite, type PGliteInterface, type PGliteOptions } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
@@ -91,35 +91,22 @@ export function wrapPglite(pg: PGliteInterface, release: () => void = () => {}):
 }
 
 /**
- * A file's bytes as the Blob PGlite reads a dump from (it calls only arrayBuffer()): one copy, where Node 20's
- * Blob.arrayBuffer() reads its parts in chunks and joins them (a 265 MB demo dump).
+ * Opens (creating if needed) the embedded database under dataDir, holding the directory's lock. A new one
+ * starts as a copy of `initialDataDir` (a PGlite data directory, closed) when that holds a database: a copy of
+ * files (copy_file_range on Linux) rather than initdb and whatever made the template.
  */
-class BytesBlob extends Blob {
-  readonly #bytes: Uint8Array;
-  constructor(bytes: Uint8Array) {
-    super([]);
-    this.#bytes = bytes;
-  }
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    const b = this.#bytes;
-    return Promise.resolve(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
-  }
-}
-
-/**
- * Opens (creating if needed) the embedded database under dataDir, holding the directory's lock. A new one is
- * created from `initialDump` (a data directory as PGlite's dumpDataDir writes it) when that file exists.
- */
-export async function openPglite(dataDir: string, options: { initialDump?: string } = {}): Promise<Db> {
+export async function openPglite(dataDir: string, options: { initialDataDir?: string } = {}): Promise<Db> {
   const release = acquireLock(dataDir);
   try {
     const pgdata = `${dataDir}/pgdata`;
-    const dump = options.initialDump;
-    const load =
-      dump !== undefined && !existsSync(join(pgdata, 'PG_VERSION')) && existsSync(dump)
-        ? { loadDataDir: new BytesBlob(readFileSync(dump)) }
-        : {};
-    const pg = await PGlite.create(pgdata, { ...pgliteOptions, ...load });
+    const template = options.initialDataDir;
+    if (
+      template !== undefined &&
+      !existsSync(join(pgdata, 'PG_VERSION')) &&
+      existsSync(join(template, 'PG_VERSION'))
+    )
+      cpSync(template, pgdata, { recursive: true });
+    const pg = await PGlite.create(pgdata, pgliteOptions);
     return wrapPglite(pg, release);
   } catch (error) {
     release();
