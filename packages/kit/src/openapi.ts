@@ -16,7 +16,7 @@ interface Document {
 }
 
 /** The services whose documents /openapi.json links. */
-export interface DocumentedService {
+interface DocumentedService {
   name: string;
   title: string;
 }
@@ -27,7 +27,7 @@ function isMethod(key: string): boolean {
   return (HTTP_METHODS as readonly string[]).includes(key);
 }
 
-export function serviceDocumentUrl(publicUrl: string, service: string): string {
+function serviceDocumentUrl(publicUrl: string, service: string): string {
   return `${publicUrl}/openapi/${service}.json`;
 }
 
