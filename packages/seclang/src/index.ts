@@ -4,6 +4,10 @@
 //   const r = waf.evaluate({ method: 'GET', uri: '/?q=1', httpVersion: '1.1', headers: [['Host', 'x']] });
 //   r.decision; r.matchedRules; r.anomalyScore;
 
+export {
+  findBoundary as findMultipartBoundary,
+  parseDisposition as parseMultipartDisposition,
+} from './body-parsers/multipart.ts';
 export { detectSQLi, type SqliResult } from './detectors/sqli.ts';
 export { detectXSS } from './detectors/xss.ts';
 export type { EngineConfig } from './engine/config.ts';

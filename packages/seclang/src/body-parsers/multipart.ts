@@ -7,13 +7,14 @@ import type { BodyParser, BodyResult } from './types.ts';
 
 const FILE_LIMIT = 100;
 
-interface Boundary {
+export interface Boundary {
   value: string;
   quoted: boolean;
   whitespace: boolean;
 }
 
-function findBoundary(contentType: string): Boundary | undefined {
+/** The boundary parameter of a multipart Content-Type (the first one), or undefined when invalid. */
+export function findBoundary(contentType: string): Boundary | undefined {
   const m = /;\s*boundary(\s*)=(\s*)("([^"]*)"|[^;,\s]*)/i.exec(contentType);
   if (!m) return undefined;
   const quoted = m[3]!.startsWith('"');
@@ -22,13 +23,13 @@ function findBoundary(contentType: string): Boundary | undefined {
   return { value, quoted, whitespace: m[1]!.length > 0 || m[2]!.length > 0 };
 }
 
-interface Disposition {
+export interface Disposition {
   name: string | undefined;
   filename: string | undefined;
 }
 
 /** Parses `form-data; name="a"; filename="b"`, raising quoting flags. */
-function parseDisposition(value: string, flag: (f: string) => void): Disposition | undefined {
+export function parseDisposition(value: string, flag: (f: string) => void): Disposition | undefined {
   const m = /^\s*form-data\s*/i.exec(value);
   if (!m) return undefined;
   const out: Disposition = { name: undefined, filename: undefined };

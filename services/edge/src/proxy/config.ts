@@ -5,6 +5,11 @@ import { ConfigError } from '@cairn/kit';
 export interface ProxyConfig {
   /** Request body bytes the WAF inspects at most (the rest streams through uninspected). */
   bodyLimit: number;
+  /**
+   * multipart/form-data body bytes held at most, so that file contents need not count toward
+   * `bodyLimit` (the fields and part headers still do); a larger body is truncated.
+   */
+  multipartLimit: number;
   /** How long a zone's compiled plan is trusted without a change notification. */
   planTtlMs: number;
   /** Milliseconds of CRS evaluation per request before it is refused (fail closed, 503-free: blocked). */
@@ -62,6 +67,8 @@ function rate(env: Source, name: string, fallback: number): number {
 export function loadProxyConfig(env: Source = process.env): Readonly<ProxyConfig> {
   return Object.freeze({
     bodyLimit: int(env, 'EDGE_WAF_BODY_LIMIT', 131_072, 0, 16_777_216),
+    // ModSecurity's SecRequestBodyLimit in the Debian modsecurity.conf: 12.5 MiB
+    multipartLimit: int(env, 'EDGE_WAF_MULTIPART_LIMIT', 13_107_200, 0, 1_073_741_824),
     planTtlMs: int(env, 'EDGE_PLAN_TTL_MS', 10_000, 0, 3_600_000),
     wafTimeBudgetMs: int(env, 'EDGE_WAF_TIME_BUDGET_MS', 100, 1, 60_000),
     crsEngines: int(env, 'EDGE_CRS_ENGINES', 8, 1, 64),

@@ -8,12 +8,13 @@ import type { EdgeRequest } from '../engine/request.ts';
 import { type RequestUrls, requestUrls } from '../engine/url-normalization.ts';
 import type { Terminal } from '../engine/verdict.ts';
 import type { EventRecorder } from '../events/recorder.ts';
-import { type BufferedBody, bufferBody } from './body.ts';
+import { type BufferedBody, bufferBody, bufferMultipartBody } from './body.ts';
 import { answerClientErrors, serving } from './client-errors.ts';
 import type { ProxyConfig } from './config.ts';
 import { capConnectionsPerAddress } from './connection-cap.ts';
 import { OriginExchange, send } from './exchange.ts';
 import { hostFieldCount, originRequestHeaders } from './headers.ts';
+import { formDataContentType } from './multipart-view.ts';
 import { Origins } from './origins.ts';
 import {
   badGatewayPage,
@@ -177,7 +178,7 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
     { host, target, urls, contentLength, hasBody }: Inspected,
   ): Promise<Routed> {
     let body: BufferedBody | undefined;
-    if (hasBody) body = await bufferBody(req, config.bodyLimit, contentLength);
+    if (hasBody) body = await readBody(req, contentLength);
     const request: EdgeRequest = {
       method: req.method ?? 'GET',
       url: urls.inspected,
@@ -215,6 +216,14 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
     const origin = plan.zone.origin;
     if (!origin) return { page: noOriginPage(host, rayId) };
     return { origin, path: urls.forwarded, host, body: hasBody ? (body?.forward() ?? req) : undefined };
+  }
+
+  /** The body up to the inspection limit; a multipart/form-data body held whole, its files not counted. */
+  function readBody(req: IncomingMessage, contentLength: number | undefined): Promise<BufferedBody> {
+    const formData = formDataContentType(req.rawHeaders);
+    if (formData === undefined) return bufferBody(req, config.bodyLimit, contentLength);
+    const limits = { inspectLimit: config.bodyLimit, holdLimit: config.multipartLimit };
+    return bufferMultipartBody(req, limits, contentLength, formData);
   }
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
