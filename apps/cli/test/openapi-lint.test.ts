@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { edgeMigrations } from '@cairn/edge';
 import { identityMigrations } from '@cairn/identity';
 import { createTestDeps, serveOnLoopback, type TestDeps } from '@cairn/kit/testing';
@@ -16,7 +17,7 @@ import { composeServices, type Services } from '../src/runtime.ts';
  */
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const REDOCLY = join(ROOT, 'node_modules/.bin/redocly');
+const REDOCLY = fileURLToPath(import.meta.resolve('@redocly/cli/bin/cli.js'));
 const SERVICES = ['identity', 'places', 'placemakers', 'edge'];
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
