@@ -48,7 +48,11 @@ export function placed(part: Part, value: string): CorpusRequest {
         body: `<?xml version="1.0"?><order><note>${xmlEscape(value)}</note></order>`,
       };
     case 'header':
-      return { method: 'GET', path: '/', headers: { 'user-agent': value.replace(/[\r\n]/g, ' ') } };
+      return {
+        method: 'GET',
+        path: '/',
+        headers: { 'user-agent': value.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/\0/g, '%00') },
+      };
     case 'cookie':
       return { method: 'GET', path: '/', headers: { cookie: `session=abc; pref=${enc(value)}` } };
   }
@@ -69,6 +73,8 @@ export const ATTACK_FAMILIES: Record<string, { payloads: string[]; parts: readon
       '1) AND SLEEP(5)-- x',
       ";waitfor/**/delay/**/'0:0:7'--1",
       'alice\u00bf\'"(',
+      '1(.\'),(.".',
+      '-5048"--dsnuX\nWHERE--CsOpt\n3291=3291--kpAU\nOR--sfsU\n3781=(SELECT--MVGH\n(CASE',
     ],
     parts: EVERYWHERE,
   },
@@ -77,11 +83,13 @@ export const ATTACK_FAMILIES: Record<string, { payloads: string[]; parts: readon
       '<script>alert(document.cookie)</script>',
       '"><img src=x onerror=alert(1)>',
       '<svg/onload=alert(1)>',
+      '<scr<script>ipt>(alert)(/w4p1t1x55/)//</scr</script>ipt>',
     ],
     parts: EVERYWHERE,
   },
   'command execution': {
     payloads: [
+      '/e\0',
       ';id',
       '|id',
       '&set&',

@@ -23,7 +23,7 @@ describe('the Managed Ruleset alone, through the proxy', () => {
     f = await startProxyFixture();
     zone = await f.zone('managed-attacks.example.com', 'pro', 'complete');
     await deployEdgeRuleset(f, zone.id);
-  }, 60_000);
+  }, 180_000);
   afterAll(() => f?.close());
 
   const cases = Object.entries(ATTACK_FAMILIES).flatMap(([family, { payloads, parts }]) =>
@@ -60,7 +60,7 @@ describe('per-rule, category and ruleset overrides of the attack rules', () => {
   beforeAll(async () => {
     f = await startProxyFixture();
     zone = await f.zone('managed-overrides.example.com', 'pro', 'complete');
-  }, 60_000);
+  }, 180_000);
   afterAll(() => f?.close());
 
   const deploy = (overrides: unknown) =>

@@ -95,8 +95,9 @@ const FAMILIES: Family[] = [
     title: 'Remote File Inclusion',
     categories: ['rfi'],
     match: remoteFileInclusion,
-    parts: ['uri', 'body'],
-    only: (i) => i.location !== 'path',
+    // Cookies too (an include path kept in a cookie), not other headers (Referer and Origin are URLs).
+    parts: ['uri', 'body', 'header'],
+    only: (i) => i.location !== 'path' && i.location !== 'header',
   },
   {
     slug: 'ssrf-cloud-metadata',

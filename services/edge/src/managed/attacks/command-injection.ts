@@ -27,6 +27,10 @@ const SHELL = new RegExp(
 const PHP_CODE =
   /[;'"]\s{0,8}\.?\s{0,8}(?:exit|die|eval|assert|system|passthru|shell_exec|exec|popen|proc_open|pcntl_exec|phpinfo|print_r|var_dump|md5|base64_decode|file_get_contents|file_put_contents|include|require)\s{0,8}\(/i;
 
+/** PHP's preg_replace `/e` modifier cut off by a NUL byte (`/e\0`): the replacement is run as code. */
+const PREG_EVAL = /\/[a-z]{0,4}e(?:\0|%00)/i;
+
 /** Command injection: a shell command after a separator, command substitution, or spliced PHP code. */
 export const commandInjection: AttackMatcher = (value) =>
+  PREG_EVAL.exec(value)?.[0] ??
   firstMatch(value, (reading) => (SHELL.exec(reading) ?? PHP_CODE.exec(reading))?.[0]);
