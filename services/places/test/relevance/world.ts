@@ -24,6 +24,8 @@ export interface WorldQuery {
   /** `near` as sent ("東京", "New York, NY"). */
   near: string;
   query: string;
+  /** The kind asked for (world.json's kinds: "pizza", "fuel" …), or "chain". */
+  kind: string;
   /** Preset ids (with descendants) of what a category query asks for. */
   want?: string[];
   /** The brand a chain query names, as the chain table spells it. */
@@ -57,10 +59,10 @@ export function loadWorld(): WorldQuery[] {
     for (const kind of [...file.defaultKinds, ...c.extra]) {
       const query = c.words?.[kind] ?? file.words[c.language]?.[kind];
       if (!query) throw new Error(`world.json: no ${c.language} word for ${kind} (${c.city})`);
-      out.push({ ...base, id: `${slug}-${kind.replace(/ /g, '-')}`, query, want: file.kinds[kind]! });
+      out.push({ ...base, id: `${slug}-${kind.replace(/ /g, '-')}`, query, kind, want: file.kinds[kind]! });
     }
     for (const [query, chain] of Object.entries(c.chains ?? {}))
-      out.push({ ...base, id: `${slug}-chain-${normalizeName(chain)}`, query, chain });
+      out.push({ ...base, id: `${slug}-chain-${normalizeName(chain)}`, query, kind: 'chain', chain });
   }
   return out;
 }
