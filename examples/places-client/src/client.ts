@@ -1,6 +1,7 @@
 // A small integration of Cairn's APIs, as a third-party developer writes one: a places search that waits
 // and retries when it is rate-limited, and the OAuth flow that lets a person edit places (authorize, exchange
-// the code server-side, mint a 10-minute session token for the editor, and mint a new one when it expired).
+// the code server-side, fill the person's profile from userinfo, mint a 10-minute session token for the
+// editor, and mint a new one when it expired).
 
 export interface Place {
   fsq_place_id: string;
@@ -73,8 +74,8 @@ export class OAuthApp {
     return url.toString();
   }
 
-  /** The callback's code → the person's access token (server-side: the client secret never leaves). */
-  async exchange(code: string): Promise<string> {
+  /** The callback's code → the person's access token and its scope (server-side: the secret never leaves). */
+  async exchange(code: string): Promise<{ accessToken: string; scope: string }> {
     const res = await fetch(new URL('/oauth2/access_token', this.options.baseUrl), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -87,7 +88,23 @@ export class OAuthApp {
       }),
     });
     if (!res.ok) throw new Error(`code exchange answered ${res.status}: ${await res.text()}`);
-    return ((await res.json()) as { access_token: string }).access_token;
+    const body = (await res.json()) as { access_token: string; scope: string };
+    return { accessToken: body.access_token, scope: body.scope };
+  }
+
+  /** Whether the person allowed editing (the placemaker permission is in the token's scope). */
+  static canEdit(scope: string): boolean {
+    return scope.split(' ').includes('placemaker');
+  }
+
+  /** The person's profile after sign-in (OpenID Connect userinfo). */
+  async profile(accessToken: string): Promise<{ id: string; name: string }> {
+    const res = await fetch(new URL('/oauth2/userinfo', this.options.baseUrl), {
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    if (!res.ok) throw new Error(`userinfo answered ${res.status}: ${await res.text()}`);
+    const body = (await res.json()) as { sub: string; name?: string };
+    return { id: body.sub, name: body.name ?? '' };
   }
 
   /** The editor's address for this person; a session token lasts 10 minutes, so an old one is replaced. */

@@ -45,53 +45,8 @@ afterEach(async () => {
   cairn.requests.clear();
 });
 
-/** A person's browser: keeps cookies, does not follow redirects. */
-async function browse(path: string, jar: Map<string, string>, form?: Record<string, string>) {
-  const res = await fetch(path.startsWith('http') ? path : `${cairn.url}${path}`, {
-    method: form ? 'POST' : 'GET',
-    redirect: 'manual',
-    headers: {
-      ...(jar.size > 0 ? { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
-      ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-    },
-    ...(form ? { body: new URLSearchParams(form).toString() } : {}),
-  });
-  for (const line of res.headers.getSetCookie()) {
-    const pair = line.split(';', 1)[0] ?? '';
-    const eq = pair.indexOf('=');
-    jar.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
-  }
-  return { status: res.status, text: await res.text(), location: res.headers.get('location') };
-}
-
-function hiddenFields(html: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const m of html.matchAll(/<input[^>]*type="hidden"[^>]*>/g)) {
-    const name = /name="([^"]*)"/.exec(m[0])?.[1];
-    const value = /value="([^"]*)"/.exec(m[0])?.[1] ?? '';
-    if (name) fields[name] = value.replaceAll('&amp;', '&').replaceAll('&quot;', '"');
-  }
-  return fields;
-}
-
-/** The person signs in and allows the app; returns the code the app's callback receives. */
-async function personAllows(app: OAuthApp): Promise<string> {
-  const jar = new Map<string, string>();
-  const page = await browse('/account/signin', jar);
-  const signedIn = await browse('/account/signin', jar, {
-    ...hiddenFields(page.text),
-    email: EMAIL,
-    password: PASSWORD,
-  });
-  expect(signedIn.status).toBe(303);
-  let res = await browse(app.authorizeUrl('state-1'), jar);
-  if (res.status === 200)
-    res = await browse('/oauth2/authenticate', jar, { ...hiddenFields(res.text), decision: 'allow' });
-  expect(res.status, res.text).toBe(303);
-  const back = new URL(res.location ?? '');
-  expect(back.searchParams.get('state')).toBe('state-1');
-  return back.searchParams.get('code') ?? '';
-}
+const APP = { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET };
+const PERSON = { email: EMAIL, password: PASSWORD };
 
 describe('PlacesClient', () => {
   it('waits the Retry-After of a 429 and retries', async () => {
@@ -133,31 +88,51 @@ describe('PlacesClient', () => {
 });
 
 describe('OAuthApp', () => {
-  it('runs the flow: sign-in, consent, code exchange, the editor opens', async () => {
-    const app = new OAuthApp({
+  const oauthApp = (now?: () => number) =>
+    new OAuthApp({
       baseUrl: cairn.url,
       clientId: CLIENT_ID,
       clientSecret: CLIENT_SECRET,
       redirectUri: REDIRECT,
+      ...(now ? { now } : {}),
     });
-    const accessToken = await app.exchange(await personAllows(app));
-    const opened = await fetch(await app.editorUrl(accessToken), { redirect: 'manual' });
-    expect(opened.status).toBe(303);
-    // The exchange as the journal saw it: the secret and the code redacted.
+
+  it('sends the person to an authorization request Cairn accepts', async () => {
+    // A valid request sends a person who is not signed in to the sign-in page (an invalid one is a 400 page).
+    const res = await fetch(oauthApp().authorizeUrl('state-1'), { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toMatch(/^\/account\/signin\?return_to=/);
+  });
+
+  it('reports a refused code exchange, and never sends the secret where the journal shows it', async () => {
+    await expect(oauthApp().exchange('not-a-code')).rejects.toThrow(/400.*invalid_grant/);
     const [exchange] = cairn.requests.list({ path: '/oauth2/access_token' });
-    expect(exchange?.status).toBe(200);
+    expect(exchange?.status).toBe(400);
     expect(JSON.stringify(exchange?.body)).not.toContain(CLIENT_SECRET);
   });
 
-  it('mints a new session token once the old one is past its 10 minutes', async () => {
-    const app = new OAuthApp({
-      baseUrl: cairn.url,
-      clientId: CLIENT_ID,
-      clientSecret: CLIENT_SECRET,
-      redirectUri: REDIRECT,
-      now: () => cairn.clock.nowMs(),
+  it("fills the person's profile and opens the editor with their access token", async () => {
+    // The person's token from Cairn's own OAuth flow (sign-in, consent with the placemaker permission, code).
+    const person = await cairn.userAccessToken({ app: APP, person: PERSON, placemaker: true });
+    expect(OAuthApp.canEdit(person.scope)).toBe(true);
+    const app = oauthApp();
+    expect(await app.profile(person.accessToken)).toEqual({
+      id: String(person.userId),
+      name: 'Wanda Walker',
     });
-    const accessToken = await app.exchange(await personAllows(app));
+    const opened = await fetch(await app.editorUrl(person.accessToken), { redirect: 'manual' });
+    expect(opened.status).toBe(303);
+  });
+
+  it('does not offer the editor without the placemaker permission', async () => {
+    const person = await cairn.userAccessToken({ app: APP, person: PERSON });
+    expect(OAuthApp.canEdit(person.scope)).toBe(false);
+    await expect(oauthApp().editorUrl(person.accessToken)).rejects.toThrow(/403/);
+  });
+
+  it('mints a new session token once the old one is past its 10 minutes', async () => {
+    const { accessToken } = await cairn.userAccessToken({ app: APP, person: PERSON, placemaker: true });
+    const app = oauthApp(() => cairn.clock.nowMs());
     const old = await app.editorUrl(accessToken);
     cairn.clock.advance('10m1s');
     const refused = await fetch(old, { redirect: 'manual' });
@@ -167,5 +142,11 @@ describe('OAuthApp', () => {
     expect(fresh).not.toBe(old);
     expect((await fetch(fresh, { redirect: 'manual' })).status).toBe(303);
     expect(cairn.requests.list({ path: '/auth/session-token' })).toHaveLength(2);
+  });
+
+  it('a session token straight from Cairn opens the editor (for tests of the editor side alone)', async () => {
+    const session = await cairn.sessionToken({ app: APP, person: PERSON });
+    expect((await fetch(session.editorUrl, { redirect: 'manual' })).status).toBe(303);
+    expect((await fetch(session.editorUrl, { redirect: 'manual' })).status).toBe(410);
   });
 });
