@@ -6,6 +6,7 @@ import { createApiToken, edgeMigrations, ensureAccount } from '@cairn/edge';
 import { createOrganization, createServiceKey, identityMigrations } from '@cairn/identity';
 import { createTestDeps, serveOnLoopback, type TestDeps } from '@cairn/kit/testing';
 import { gazetteer, generatePlaces, placesMigrations } from '@cairn/places';
+import { createClient as generateHeyApiClient } from '@hey-api/openapi-ts';
 import { Ajv, type ValidateFunction } from 'ajv';
 import createClient from 'openapi-fetch';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -17,7 +18,9 @@ import { composeServices, type Services } from '../src/runtime.ts';
  * /openapi.json into types, `openapi-fetch` calls the places, users and edge APIs with them. The calls
  * (CALLS below) are type-checked by tsc against the generated types — including calls the types must
  * refuse (`@ts-expect-error`) — and then run against the server; every answer is checked against the
- * response schema the document gives for its status, so the types say what the server sends.
+ * response schema the document gives for its status, so the types say what the server sends. A second
+ * generator, @hey-api/openapi-ts, makes an SDK whose functions are named by the document's operationIds
+ * (`placesSearch`, `usersManagedUserCreate`, `zonesList`); its calls are type-checked and run too.
  */
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -191,6 +194,46 @@ export function refused(given: Given, create: typeof createClient) {
 }
 `;
 
+/** The same API through @hey-api/openapi-ts's SDK: one function per operation, named by its operationId. */
+const HEY_API_CALLS = `
+import { client } from './hey-api/client.gen';
+import { placesSearch, usersManagedUserCreate, zonesCreate, zonesList } from './hey-api/sdk.gen';
+
+export interface Given { baseUrl: string; serviceKey: string; edgeToken: string; accountId: string; placeId: string }
+
+const PLACES = { 'x-places-api-version': '2025-06-17' } as const;
+const USERS = { 'x-users-api-version': '2025-06-17' } as const;
+
+export async function run(given: Given): Promise<string[]> {
+  client.setConfig({ baseUrl: given.baseUrl, headers: { authorization: \`Bearer \${given.serviceKey}\` } });
+  const search = await placesSearch({ headers: PLACES, query: { ll: '48.8566,2.3522', radius: 20000, limit: 3, sort: 'DISTANCE' } });
+  const name: string | undefined = search.data?.results[0]?.name;
+  const refused = await placesSearch({ headers: PLACES, query: { limit: 51 } });
+  const message: string | undefined = refused.error?.message;
+  const created = await usersManagedUserCreate({ headers: USERS, query: { first_name: 'Grace' } });
+  const userId: number | undefined = created.data?.user_id;
+  const edge = { authorization: \`Bearer \${given.edgeToken}\` };
+  const zone = await zonesCreate({ headers: edge, body: { name: 'hey.example.com', account: { id: given.accountId }, type: 'full' } });
+  const zones = await zonesList({ headers: edge, query: { name: 'hey.example.com' } });
+  return [
+    \`placesSearch \${search.response.status} \${typeof name}\`,
+    \`placesSearch \${refused.response.status} \${message?.includes('limit')}\`,
+    \`usersManagedUserCreate \${created.response.status} \${typeof userId}\`,
+    \`zonesCreate \${zone.response.status} \${zone.data?.result?.name}\`,
+    \`zonesList \${zones.response.status} \${zones.data?.result?.length}\`,
+  ];
+}
+
+export function refused() {
+  // @ts-expect-error limit is an integer, not text
+  void placesSearch({ headers: PLACES, query: { limit: '5' } });
+  // @ts-expect-error the version header is required
+  void placesSearch({ query: {} });
+  // @ts-expect-error a zone needs its account
+  void zonesCreate({ body: { name: 'example.com' } });
+}
+`;
+
 const TSCONFIG = {
   compilerOptions: {
     target: 'ES2023',
@@ -209,9 +252,9 @@ const TSCONFIG = {
   files: ['api.ts', 'calls.ts'],
 };
 
-function typeCheck(cwd: string): Promise<{ code: number | null; output: string }> {
+function typeCheck(cwd: string, project = 'tsconfig.json'): Promise<{ code: number | null; output: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(TSC, ['-p', 'tsconfig.json'], { cwd });
+    const child = spawn(TSC, ['-p', project], { cwd });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -293,6 +336,30 @@ describe('a client generated from /openapi.json', () => {
       'get /client/v4/zones/{zone_id}/rulesets 200',
       'get /client/v4/zones/{zone_id}/firewall/rules 200',
       'get /client/v4/zones/{zone_id} 404',
+    ]);
+  }, 120_000);
+
+  it('generates an SDK with @hey-api/openapi-ts whose operationId-named calls type-check and run', async () => {
+    await generateHeyApiClient({
+      input: spec as unknown as Record<string, unknown>,
+      output: { path: join(dir, 'hey-api') },
+      plugins: ['@hey-api/client-fetch', '@hey-api/typescript', '@hey-api/sdk'],
+      logs: { level: 'silent' },
+    });
+    await writeFile(join(dir, 'hey-calls.ts'), HEY_API_CALLS);
+    await writeFile(join(dir, 'tsconfig.hey.json'), JSON.stringify({ ...TSCONFIG, files: ['hey-calls.ts'] }));
+    const checked = await typeCheck(dir, 'tsconfig.hey.json');
+    expect(checked.output).toBe('');
+    expect(checked.code).toBe(0);
+    const calls = (await import(pathToFileURL(join(dir, 'hey-calls.ts')).href)) as {
+      run: (g: typeof given) => Promise<string[]>;
+    };
+    expect(await calls.run(given)).toEqual([
+      'placesSearch 200 string',
+      'placesSearch 400 true',
+      'usersManagedUserCreate 200 number',
+      'zonesCreate 200 hey.example.com',
+      'zonesList 200 1',
     ]);
   }, 120_000);
 });
