@@ -6,6 +6,9 @@ import type { Signature } from './edge-signatures.ts';
  * uninspected. ModSecurity refuses such a body (SecRequestBodyNoFilesLimit); this rule does the same for
  * every body the origin may read as arguments. Raw uploads (binary media types) are left to stream: the
  * bytes past the limit are data, not arguments, and refusing them would cap uploads at the limit.
+ * A multipart/form-data body is counted as ModSecurity counts it: the proxy holds it whole (up to
+ * EDGE_WAF_MULTIPART_LIMIT) and the rules see it without its file contents, truncated only when its
+ * fields and part headers pass the limit (or the body the cap) — proxy/multipart-view.ts.
  * Overriding the rule (disable, log, or a skip rule for an upload path) keeps the rest of the ruleset.
  */
 const STREAMED_TYPES = [
