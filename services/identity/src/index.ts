@@ -31,13 +31,7 @@ export type { IdentityDeps } from './deps.ts';
 export { type EditorSession, editorSessionOf, openEditorSession } from './editor-sessions.ts';
 export { createManagedUser, deleteManagedUser, refreshManagedUserToken } from './managed-users/service.ts';
 export { identityMigrations } from './migrations.ts';
-export {
-  grantInProcess,
-  type InProcessGrant,
-  type InProcessGrantInput,
-  sessionTokenInProcess,
-} from './oauth/in-process-flow.ts';
-export { SCOPE_PLACEMAKER, SCOPE_PLACES, scopeOf } from './oauth/scopes.ts';
+export { grantInProcess, sessionTokenInProcess } from './oauth/in-process-flow.ts';
 export { createOrganization, getOrganization, listOrganizations } from './organizations/service.ts';
 export {
   type CreatedServiceKey,
