@@ -1,4 +1,4 @@
-import { parseJsonBody } from '@cairn/kit';
+import { type ErrorShape, errorHandler, parseJsonBody } from '@cairn/kit';
 import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../api/auth/authenticate.ts';
 import type { EdgeDeps } from '../deps.ts';
@@ -57,6 +57,20 @@ const BAD_REQUEST = {
 };
 
 /**
+ * Errors raised before the handler (request text the database can't store, a body too large) in
+ * GraphQL's shape too, so they match the route's documented 400 (the edge envelope has no `data`).
+ */
+const graphqlErrorShape: ErrorShape = (error) => ({
+  data: null,
+  errors: [
+    {
+      message: error.expose ? error.message : 'internal error; the query could not be answered',
+      extensions: { code: error.status >= 500 ? 'internal' : 'bad_request' },
+    },
+  ],
+});
+
+/**
  * POST /client/v4/graphql: the GraphQL Analytics API's Security Events datasets, read with the zone's API
  * token (or the dashboard's session, as the real dashboard reads the same API). Answers are GraphQL's
  * `{data, errors}`; a body that is not a GraphQL request is a 400 in the same shape.
@@ -68,6 +82,7 @@ export function analyticsApi(deps: EdgeDeps, retentionDays: number) {
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, bytes, done) =>
       done(null, parseJsonBody(bytes as Buffer)),
     );
+    app.setErrorHandler(errorHandler(graphqlErrorShape));
     app.post('/graphql', {
       schema: {
         tags: ['edge'],
