@@ -53,5 +53,7 @@ function methodWord(method: string, path: string, methods: ReadonlySet<string>):
 export function defaultOperationId(method: string, path: string, methods: ReadonlySet<string>): string {
   const words = camelWords(path);
   const verb = methodWord(method, path, methods);
-  return joinCamel(words.length === 0 ? ['root', method] : verb === '' ? words : [...words, verb]);
+  const id = joinCamel(words.length === 0 ? ['root', method] : verb === '' ? words : [...words, verb]);
+  // An identifier can't start with a digit (`/2fa` → `get2fa`).
+  return /^[0-9]/.test(id) ? `${method}${id}` : id;
 }
