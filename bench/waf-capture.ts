@@ -193,7 +193,7 @@ export async function capture(): Promise<void> {
 }
 
 /** Every `n`-th request of each tool run, so each tamper script and location keeps its share. */
-function sampleOf(list: RecordedRequest[], size: number): RecordedRequest[] {
+export function sampleOf(list: RecordedRequest[], size: number): RecordedRequest[] {
   const step = Math.max(1, Math.ceil(list.length / size));
   const bySource = new Map<string, RecordedRequest[]>();
   for (const r of list) bySource.set(r.source ?? '', [...(bySource.get(r.source ?? '') ?? []), r]);

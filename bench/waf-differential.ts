@@ -7,14 +7,15 @@
 // (bench/data/waf-differential-exceptions.yaml).
 //
 // Run: npm run waf:differential [-- --capture [capture flags]] [--pl 1,2] [--no-edge] [--limit N]
-//        [--markdown file.md] [--write-sample] [--corpus file.jsonl.gz] [--sqlmap-check]
+//        [--sample N] [--markdown file.md] [--write-sample] [--corpus file.jsonl.gz] [--sqlmap-check]
+// (--sample N: about N requests, an even share of each tool run; results in /tmp/cairn-waf-differential)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type RecordedRequest, readJsonl } from '../packages/seclang/test/waf-differential/corpus.ts';
 import { loadExceptions } from '../packages/seclang/test/waf-differential/exceptions.ts';
 import { locationOf } from '../packages/seclang/test/waf-differential/location.ts';
 import { startChild } from './child.ts';
-import { capture, defaultCorpus } from './waf-capture.ts';
+import { capture, defaultCorpus, sampleOf } from './waf-capture.ts';
 import { writeMarkdown } from './waf-differential-markdown.ts';
 import {
   groups,
@@ -64,6 +65,7 @@ async function replay(list: RecordedRequest[], levels: Pl[], withEdge: boolean):
         r.engine[pl - 1] = e[i] as (typeof e)[number];
         if (x) (r.edge ??= [])[pl - 1] = x[i] as (typeof x)[number];
       });
+      writeFileSync(`${RESULTS}/partial.json`, JSON.stringify({ levels, rows }));
       console.error(
         `  PL${pl}: ${list.length} requests, ModSecurity ${modsecS.toFixed(0)} s, engine ${engineS.toFixed(0)} s` +
           (x ? `, edge ${edgeS.toFixed(0)} s` : ''),
@@ -83,12 +85,14 @@ async function main(): Promise<void> {
   const corpusFile = flag('--corpus') ?? defaultCorpus();
   let attacks = readJsonl(corpusFile);
   if (flag('--limit')) attacks = attacks.slice(0, Number(flag('--limit')));
+  if (flag('--sample')) attacks = sampleOf(attacks, Number(flag('--sample')));
   const benign = JSON.parse(readFileSync(BENIGN, 'utf8')) as RecordedRequest[];
   const levels = (flag('--pl')?.split(',').map(Number) ?? [1, 2, 3, 4]) as Pl[];
   const withEdge = !process.argv.includes('--no-edge');
   console.error(
     `replaying ${attacks.length} attack and ${benign.length} benign requests at PL ${levels.join(',')}`,
   );
+  mkdirSync(RESULTS, { recursive: true });
   const rows = await replay([...attacks, ...benign], levels, withEdge);
   const attackRows = rows.slice(0, attacks.length);
   const benignRows = rows.slice(attacks.length);

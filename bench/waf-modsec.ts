@@ -250,6 +250,11 @@ http {
     return { status, ruleIds: [...new Set(ruleIds)], ...(error ? { error } : {}) };
   }
 
+  /** The nginx process is still running. */
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
   /** The nginx process (ModSecurity's server and the plain proxy both run in it). */
   get pid(): number {
     return this.child.pid as number;

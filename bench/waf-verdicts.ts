@@ -23,6 +23,8 @@ export async function modsecVerdicts(list: readonly RecordedRequest[], pl: Pl): 
     const out: Verdict[] = [];
     for (const r of list) {
       const { status, ruleIds, error } = await server.decide(toWafRequest(r));
+      if (error && !server.running)
+        throw new Error(`nginx + ModSecurity exited during the replay (${error})`);
       out.push(
         error
           ? { ...failedSend(new Error(error)), rules: ruleIds }
