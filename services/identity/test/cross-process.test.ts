@@ -10,7 +10,7 @@ const cli = fileURLToPath(new URL('../../../apps/cli/bin/cairn.js', import.meta.
 /** Starts `cairn serve` in another process on the same PostgreSQL database; resolves with its base URL. */
 function startServer(databaseUrl: string): Promise<{ child: ChildProcess; baseUrl: string }> {
   const child = spawn(process.execPath, [cli, 'serve'], {
-    // No demo places: the first start's 73,000 would only slow the start this test waits for.
+    // No demo places: the first start's tens of thousands would only slow the start this test waits for.
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,

@@ -5,7 +5,7 @@ import type { RateStore } from './access/rate-limit.ts';
  * The places service's settings, from the environment (read once, at the composition root):
  * PLACES_RATE_LIMIT   requests per second per credential (default 50, as the real service's standard tier)
  * PLACES_RATE_BURST   bucket size (default: the rate, i.e. one second's worth)
- * PLACES_DEMO_COUNT   places generated on first start (default 73000; 0 seeds nothing)
+ * PLACES_DEMO_COUNT   places generated on first start (default 80000; 0 seeds nothing)
  * REDIS_URL           optional: the rate limit's buckets in Redis (redis:// or rediss://); unset, they are in the
  *                     PostgreSQL database (shared by every host), or in the process on the embedded PGlite
  * and the suggested-edit thresholds of `EditsConfig` (PLACES_EDIT_*, PLACES_TRUST_*).
@@ -52,7 +52,7 @@ export const DEFAULT_PLACES_CONFIG: PlacesConfig = Object.freeze({
   rateLimit: 50,
   rateBurst: 50,
   // demo.ts DEMO_COUNT: what the dense demo's plan needs
-  demoCount: 73_000,
+  demoCount: 80_000,
   edits: DEFAULT_EDITS_CONFIG,
 });
 

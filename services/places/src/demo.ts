@@ -76,15 +76,18 @@ const TOP_CITIES = 100;
  * operating in the country (chains.ts); and places of any kind over the whole city.
  */
 const TOP_CITY = { perKind: 6, perChain: 4, rest: 80 };
-/** Per capital of a million people or more: three of each kind, two of each major chain, more around. */
-const LARGE_CAPITAL = { perKind: 3, perChain: 2, rest: 30 };
+/**
+ * Per capital of a million people or more (Rome, Paris, Madrid… are not among the 100 most populous cities):
+ * five of each kind within 2.5 km, three of each major chain, more around.
+ */
+const LARGE_CAPITAL = { perKind: 5, perChain: 3, rest: 20 };
 /** Per other capital: one of each kind near the centre, and more over the city. */
 const CAPITAL = { perKind: 1, perChain: 0, rest: 20 };
 const CORE = { sigmaKm: 1.2, maxKm: 2.5 };
 /** The share of the demo spread over the rest of the world. */
 const SPARSE_SHARE = 0.08;
 /** The default demo: what the plan above needs (PLACES_DEMO_COUNT's default). */
-export const DEMO_COUNT = 73_000;
+export const DEMO_COUNT = 80_000;
 
 /** Where people look first: the 100 most populous cities and every national capital, most populous first. */
 export function denseCities(cities: readonly City[]): City[] {
@@ -101,7 +104,7 @@ const kindIds = (perKind: number): string[] =>
 /**
  * The demo set: dense where people look first — each of the 100 most populous cities gets six places of each of
  * the 50 kinds people search for most near its centre, four of each major chain of its country and more
- * around; each capital of a million people three of each kind, each other capital one — and sparse elsewhere
+ * around; each capital of a million people five of each kind, each other capital one — and sparse elsewhere
  * (the rest, around cities drawn
  * by population). A smaller `count` makes fewer cities dense, the most populous first.
  */

@@ -80,9 +80,9 @@ describe('the dense demo', () => {
     for (const text of formatted) expect(text).toMatch(shape);
   });
 
-  // The 100 most populous cities (Tokyo, São Paulo, Lagos here): at least five answers to each kind people
-  // search for most, by the words they type, within 3 km of the centre.
-  it.each(['Tokyo, JP', 'São Paulo, BR', 'Lagos, NG'])(
+  // The 100 most populous cities (Tokyo, São Paulo, Lagos here) and the capitals of a million people (Paris):
+  // at least five answers to each kind people search for most, by the words they type, within 3 km.
+  it.each(['Tokyo, JP', 'São Paulo, BR', 'Lagos, NG', 'Paris, FR'])(
     'answers each of the 50 everyday queries with five places in %s',
     async (name) => {
       const city = gazetteer().resolve(name)!;
