@@ -294,6 +294,13 @@ describe('auth and bad input', () => {
       expect(json.data, body).toBeNull();
       expect(json.errors[0]!.message.length, body).toBeGreaterThan(5);
     }
+    const nul = await fetch(`${f.api}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${f.token}` },
+      body: JSON.stringify({ query: '{ viewer \u0000 }' }),
+    });
+    const refused = (await nul.json()) as { errors: { message: string }[] };
+    expect(refused.errors[0]!.message).toMatch(/^Body field query contains a NUL character/);
   });
 
   it('never answers 5xx or an internal error, whatever the query text or the filter values', async () => {

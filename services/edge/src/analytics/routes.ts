@@ -56,6 +56,20 @@ const BAD_REQUEST = {
   },
 };
 
+/** A body that is not JSON, for the handler to answer in GraphQL's shape. */
+class InvalidJson {
+  constructor(readonly problem: string) {}
+}
+
+/**
+ * The parsed body itself (so kit's check of request text names fields as the client wrote them,
+ * `query`), or why it is not JSON.
+ */
+function bodyOf(bytes: Buffer): unknown {
+  const parsed = parseJsonBody(bytes);
+  return 'problem' in parsed ? new InvalidJson(parsed.problem) : parsed.value;
+}
+
 /**
  * Errors raised before the handler (request text the database can't store, a body too large) in
  * GraphQL's shape too, so they match the route's documented 400 (the edge envelope has no `data`).
@@ -80,7 +94,7 @@ export function analyticsApi(deps: EdgeDeps, retentionDays: number) {
     // The body is read here, so that JSON that does not parse answers in GraphQL's shape too.
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, bytes, done) =>
-      done(null, parseJsonBody(bytes as Buffer)),
+      done(null, bodyOf(bytes as Buffer)),
     );
     app.setErrorHandler(errorHandler(graphqlErrorShape));
     app.post('/graphql', {
@@ -91,14 +105,14 @@ export function analyticsApi(deps: EdgeDeps, retentionDays: number) {
         response: { 200: ANSWER, 400: BAD_REQUEST },
       },
       async handler(request, reply) {
-        const body = request.body as ReturnType<typeof parseJsonBody> | undefined;
-        if (body && 'problem' in body) {
+        const body = request.body as InvalidJson | unknown;
+        if (body instanceof InvalidJson) {
           return reply.code(400).send({
             data: null,
             errors: [{ message: `invalid JSON: ${body.problem}`, extensions: { code: 'bad_request' } }],
           });
         }
-        const parsed = requestOf(body?.value);
+        const parsed = requestOf(body);
         if (typeof parsed === 'string') {
           return reply
             .code(400)
