@@ -30,6 +30,7 @@ beforeAll(async () => {
     EDGE_PLAN_TTL_MS: '3600000',
     EDGE_ORIGIN_TIMEOUT_MS: '10000',
     EDGE_WAF_MULTIPART_LIMIT: String(4 * 1024 * 1024),
+    EDGE_WAF_MULTIPART_MEMORY: String(8 * 1024 * 1024),
   });
   const zone = await f.zone(HOST, 'enterprise', 'complete');
   zoneId = zone.id;
@@ -180,5 +181,34 @@ describe('multipart/form-data uploads past the inspection limit', () => {
   it('inspects as sent a body with two Content-Type lines (which boundary would the origin read?)', async () => {
     const body = multipart([{ name: 'p', value: photo(300_000), filename: 'a.jpg' }]);
     expect(await sendRaw(['content-type', TYPE, 'content-type', `${TYPE}x`], body)).toBe(403);
+  });
+
+  it('holds at most EDGE_WAF_MULTIPART_MEMORY at once: a third 3 MB upload in flight is not held, so blocked', async () => {
+    const body = multipart([{ name: 'p', value: photo(3_000_000), filename: 'a.jpg' }]);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    // each sends its first KiB, then waits at the gate with its reservation made
+    async function* slowly() {
+      yield body.subarray(0, 1024);
+      await gate;
+      yield body.subarray(1024);
+    }
+    const sending = Array.from({ length: 3 }, () =>
+      request(`${f.proxy.address}/echo/upload`, {
+        method: 'POST',
+        headers: { host: HOST, 'content-type': TYPE, 'content-length': String(body.length) },
+        body: Readable.from(slowly()),
+      }).then(async (res) => {
+        await res.body.dump();
+        return res.statusCode;
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    open();
+    expect((await Promise.all(sending)).sort()).toEqual([200, 200, 403]);
+    // given back when the answers closed
+    expect((await upload(body)).status).toBe(200);
   });
 });

@@ -10,6 +10,8 @@ export interface ProxyConfig {
    * `bodyLimit` (the fields and part headers still do); a larger body is truncated.
    */
   multipartLimit: number;
+  /** Bytes of multipart bodies held whole at once per process; past it a body is inspected as any other. */
+  multipartMemory: number;
   /** How long a zone's compiled plan is trusted without a change notification. */
   planTtlMs: number;
   /** Milliseconds of CRS evaluation per request before it is refused (fail closed, 503-free: blocked). */
@@ -69,6 +71,7 @@ export function loadProxyConfig(env: Source = process.env): Readonly<ProxyConfig
     bodyLimit: int(env, 'EDGE_WAF_BODY_LIMIT', 131_072, 0, 16_777_216),
     // ModSecurity's SecRequestBodyLimit in the Debian modsecurity.conf: 12.5 MiB
     multipartLimit: int(env, 'EDGE_WAF_MULTIPART_LIMIT', 13_107_200, 0, 1_073_741_824),
+    multipartMemory: int(env, 'EDGE_WAF_MULTIPART_MEMORY', 268_435_456, 0, 68_719_476_736),
     planTtlMs: int(env, 'EDGE_PLAN_TTL_MS', 10_000, 0, 3_600_000),
     wafTimeBudgetMs: int(env, 'EDGE_WAF_TIME_BUDGET_MS', 100, 1, 60_000),
     crsEngines: int(env, 'EDGE_CRS_ENGINES', 8, 1, 64),

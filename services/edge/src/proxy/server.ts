@@ -14,6 +14,7 @@ import type { ProxyConfig } from './config.ts';
 import { capConnectionsPerAddress } from './connection-cap.ts';
 import { OriginExchange, send } from './exchange.ts';
 import { hostFieldCount, originRequestHeaders } from './headers.ts';
+import { HeldBytes } from './held-bytes.ts';
 import { formDataContentType } from './multipart-view.ts';
 import { Origins } from './origins.ts';
 import {
@@ -117,6 +118,7 @@ function contentLengthOf(req: IncomingMessage): number | undefined {
  */
 export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) {
   const origins = new Origins(config);
+  const held = new HeldBytes(config.multipartMemory);
 
   /**
    * Host → zone → plan → the WAF's verdict (events recorded): the page the edge answers itself, or where to
@@ -218,16 +220,27 @@ export function createEdgeProxy(deps: ProxyDeps, config: Readonly<ProxyConfig>) 
     return { origin, path: urls.forwarded, host, body: hasBody ? (body?.forward() ?? req) : undefined };
   }
 
-  /** The body up to the inspection limit; a multipart/form-data body held whole, its files not counted. */
+  /**
+   * The body up to the inspection limit; a multipart/form-data body held whole, its files not counted,
+   * while the process's held bytes allow it (else it is read as any body: truncated, so blocked).
+   */
   function readBody(req: IncomingMessage, contentLength: number | undefined): Promise<BufferedBody> {
     const formData = formDataContentType(req.rawHeaders);
-    if (formData === undefined) return bufferBody(req, config.bodyLimit, contentLength);
+    const hold = contentLength ?? config.multipartLimit;
+    if (
+      formData === undefined ||
+      hold > config.multipartLimit ||
+      config.multipartLimit <= config.bodyLimit ||
+      !held.reserve(req, hold)
+    )
+      return bufferBody(req, config.bodyLimit, contentLength);
     const limits = { inspectLimit: config.bodyLimit, holdLimit: config.multipartLimit };
     return bufferMultipartBody(req, limits, contentLength, formData);
   }
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const rayId = newRayId();
+    res.once('close', () => held.release(req));
     const routed = route(req, rayId);
     if (routed instanceof Promise)
       routed.then(
