@@ -5,12 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { isAscii, TOKEN_VALUE_MAX } from './sqli-token.ts';
 
-const dataDir = new URL('./libinjection-data/', import.meta.url);
+// One literal URL per file: the package build (apps/cli/scripts/build.ts) copies files named this way.
 
 const KEYWORDS: ReadonlyMap<string, string> = new Map(
   Object.entries(
     (
-      JSON.parse(readFileSync(new URL('keywords.json', dataDir), 'utf8')) as {
+      JSON.parse(readFileSync(new URL('./libinjection-data/keywords.json', import.meta.url), 'utf8')) as {
         keywords: Record<string, string>;
       }
     ).keywords,
@@ -18,7 +18,7 @@ const KEYWORDS: ReadonlyMap<string, string> = new Map(
 );
 
 const FINGERPRINTS: ReadonlySet<string> = new Set(
-  readFileSync(new URL('fingerprints.txt', dataDir), 'utf8')
+  readFileSync(new URL('./libinjection-data/fingerprints.txt', import.meta.url), 'utf8')
     .split('\n')
     .map((line) => line.trim().toUpperCase())
     .filter((line) => line !== ''),
