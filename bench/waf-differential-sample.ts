@@ -11,7 +11,7 @@ export const SAMPLE = fileURLToPath(
   new URL('../packages/seclang/testdata/waf-differential/pl1-sample.jsonl.gz', import.meta.url),
 );
 
-const PER_GROUP = 12;
+const PER_GROUP = 6;
 const PRIORITY_CAP = 120;
 
 export function writeSample(attacks: Row[], benign: Row[], file = SAMPLE): void {
@@ -43,10 +43,11 @@ export function writeSample(attacks: Row[], benign: Row[], file = SAMPLE): void 
   console.log(`sample: ${lines.length} requests with ModSecurity's PL1 decisions → ${file}`);
 }
 
-// Standalone: the sample from the last replay's results (/tmp/cairn-waf-differential/results.json).
+// Standalone: the sample from a replay's results (default: the last one's).
+// Run: npx tsx bench/waf-differential-sample.ts [/tmp/cairn-waf-differential/results.json]
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { attackRows, benignRows } = JSON.parse(
-    readFileSync('/tmp/cairn-waf-differential/results.json', 'utf8'),
+    readFileSync(process.argv[2] ?? '/tmp/cairn-waf-differential/results.json', 'utf8'),
   ) as { attackRows: Row[]; benignRows: Row[] };
   writeSample(attackRows, benignRows);
 }

@@ -49,14 +49,17 @@ export const header = (r: RecordedRequest, name: string): string | undefined =>
 export const REPLAY_HOST = 'shop.example.test';
 
 /**
- * The request as the WAF sees it: hop-by-hop headers dropped, Content-Length recomputed, a Host that named
- * the origin's loopback address replaced by REPLAY_HOST (an injected Host is kept).
+ * The request as the WAF sees it behind an HTTP server: header values trimmed, hop-by-hop headers dropped,
+ * Content-Length recomputed, a Host that named the origin's loopback address replaced by REPLAY_HOST (an
+ * injected Host is kept).
  */
 export function toWafRequest(r: RecordedRequest): WafRequest {
   const body = bodyOf(r);
   const headers: Array<[string, string]> = [];
-  for (const [name, value] of r.headers) {
+  for (const [name, raw] of r.headers) {
     const lower = name.toLowerCase();
+    // what an HTTP parser hands on: a field value without the whitespace around it (RFC 9110 §5.5)
+    const value = raw.replace(/^[ \t]+|[ \t]+$/g, '');
     if (HOP.has(lower)) continue;
     if (lower === 'host' && /^127\.0\.0\.1(:\d+)?$/.test(value)) headers.push([name, REPLAY_HOST]);
     else headers.push([name, value]);
