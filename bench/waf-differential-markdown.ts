@@ -61,7 +61,7 @@ export function writeMarkdown(
   for (const g of list) {
     out.push(
       `### PL${g.pl} · ${g.location} · ModSecurity ${g.rules} · ${g.rows.length} requests · ${g.verdict}` +
-        (g.entry ? ` (${g.entry.pending ?? g.entry.reason.split('\n')[0]})` : ''),
+        (g.entry ? ` (${(g.entry.pending ?? g.entry.reason).slice(0, 100)}…)` : ''),
       '',
     );
     for (const r of g.rows.slice(0, 4))

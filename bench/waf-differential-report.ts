@@ -167,7 +167,11 @@ export function groups(rows: Row[], levels: number[], exceptions: readonly Excep
 
 export const describe = (r: RecordedRequest, max = 160) => {
   const body = r.body ?? (r.bodyBase64 ? `<base64 ${r.bodyBase64.length}>` : '');
-  const text = `${r.method} ${r.url}${body ? `  body: ${body}` : ''}`;
+  const injected = r.headers
+    .filter(([n, v]) => /^(cookie|referer)$/i.test(n) && v !== 'pref=1' && !v.startsWith('http://127.0.0.1'))
+    .map(([n, v]) => `  ${n}: ${v}`)
+    .join('');
+  const text = `${r.method} ${r.url}${injected}${body ? `  body: ${body}` : ''}`;
   return text.length > max ? `${text.slice(0, max)}…` : text;
 };
 
