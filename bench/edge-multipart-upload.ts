@@ -75,7 +75,9 @@ const deployed = await fetch(
 if (deployed.status !== 200) throw new Error(`deploying: ${deployed.status} ${await deployed.text()}`);
 
 const BOUNDARY = '----WebKitFormBoundary7MA4YWxkTrZu0gW';
-const photo = randomBytes(3_000_000);
+// random bytes without '$' and '<' (a random megabyte holds "${" and "<" sequences that the managed
+// ruleset's body rules may take for a Log4j lookup or markup in the raw upload's inspected head)
+const photo = randomBytes(3_000_000).map((b) => (b === 0x24 || b === 0x3c ? 0x23 : b));
 const multipart = Buffer.concat([
   Buffer.from(
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="caption"\r\n\r\nMe and Tom's dog at the beach\r\n` +
