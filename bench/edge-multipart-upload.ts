@@ -86,12 +86,12 @@ const multipart = Buffer.concat([
   photo,
   Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
 ]);
-const kinds = {
+const kinds: Record<string, { type: string; body: Uint8Array }> = {
   'multipart 3 MB': { type: `multipart/form-data; boundary=${BOUNDARY}`, body: multipart },
   'image/jpeg 3 MB': { type: 'image/jpeg', body: photo },
 };
 
-async function send(type: string, body: Buffer): Promise<void> {
+async function send(type: string, body: Uint8Array): Promise<void> {
   const res = await request(`${proxy.address}/upload`, {
     method: 'POST',
     headers: { host: zone.name, 'content-type': type, accept: '*/*', 'user-agent': 'bench/1.0' },
@@ -102,7 +102,7 @@ async function send(type: string, body: Buffer): Promise<void> {
     throw new Error(`${type}: ${res.statusCode} ${text.slice(0, 200)}`);
 }
 
-async function round(type: string, body: Buffer) {
+async function round(type: string, body: Uint8Array) {
   const cpu = process.cpuUsage();
   const start = performance.now();
   let peak = 0;
@@ -139,7 +139,7 @@ for (let r = 0; r < rounds; r++)
 const scans: number[] = [];
 for (let i = 0; i < 50; i++) {
   const t = performance.now();
-  multipartView(multipart, kinds['multipart 3 MB'].type, 131_072);
+  multipartView(multipart, kinds['multipart 3 MB']!.type, 131_072);
   scans.push(performance.now() - t);
 }
 

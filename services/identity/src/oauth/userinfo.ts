@@ -52,8 +52,7 @@ export async function userInfo(
     );
   }
   const record = await findAccessTokenByHash(deps.db, hashToken(token));
-  if (record?.kind !== 'oauth_user')
-    throw bearerError('The access token is not valid', 'invalid_token');
+  if (record?.kind !== 'oauth_user') throw bearerError('The access token is not valid', 'invalid_token');
   if (record.revokedAt) throw bearerError('The access token has been revoked', 'invalid_token');
   const user = await findUserById(deps.db, record.userId);
   const account = await findAccountByUserId(deps.db, record.userId);
