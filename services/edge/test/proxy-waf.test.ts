@@ -128,9 +128,11 @@ describe('the new WAF Managed Rules', () => {
     ]);
     expect((await f.send('new.example.com', '/', ATTACKS.log4shell)).status).toBe(200);
     expect((await f.send('new.example.com', '/other', ATTACKS.log4shell)).status).toBe(403);
-    // OWASP alone blocks this SQLi at threshold 5 (the edge signatures miss it), unless skipped
-    expect((await f.send('new.example.com', "/owasp-off?id=1'%20or%20'1'%3D'1")).status).toBe(200);
-    expect((await f.send('new.example.com', "/owasp-on?id=1'%20or%20'1'%3D'1")).status).toBe(403);
+    // OWASP alone blocks a scanner's user agent at threshold 5 (913100; the edge signatures know only a
+    // few scanners, and their attack rules now catch an SQLi such as 1' or '1'='1 too), unless skipped
+    const scanner = { headers: { 'user-agent': 'Arachni/v1.5.1' } };
+    expect((await f.send('new.example.com', '/owasp-off', scanner)).status).toBe(200);
+    expect((await f.send('new.example.com', '/owasp-on', scanner)).status).toBe(403);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Signature } from './edge-signatures.ts';
+import { RAW_UPLOAD_FAMILIES, RAW_UPLOAD_TYPES } from './raw-upload-types.ts';
 
 /**
  * The edge inspects a request body up to EDGE_WAF_BODY_LIMIT (128 KiB) and streams the rest to the origin
@@ -11,15 +12,6 @@ import type { Signature } from './edge-signatures.ts';
  * fields and part headers pass the limit (or the body the cap) — proxy/multipart-view.ts.
  * Overriding the rule (disable, log, or a skip rule for an upload path) keeps the rest of the ruleset.
  */
-const STREAMED_TYPES = [
-  'application/octet-stream',
-  'application/zip',
-  'application/gzip',
-  'application/x-tar',
-  'application/pdf',
-];
-const STREAMED_FAMILIES = ['image/', 'audio/', 'video/', 'font/'];
-
 const mime = 'http.request.body.mime';
 
 export const BODY_LIMIT_SIGNATURE: Signature = {
@@ -27,7 +19,7 @@ export const BODY_LIMIT_SIGNATURE: Signature = {
   legacyId: '100600',
   group: 'Cloudflare Specials',
   description: 'Anomaly:Body - Larger than the inspected size (the part past it would not be inspected)',
-  expression: `http.request.body.truncated and not (${mime} in {${STREAMED_TYPES.map((t) => `"${t}"`).join(' ')}} or ${STREAMED_FAMILIES.map((f) => `starts_with(${mime}, "${f}")`).join(' or ')})`,
+  expression: `http.request.body.truncated and not (${mime} in {${RAW_UPLOAD_TYPES.map((t) => `"${t}"`).join(' ')}} or ${RAW_UPLOAD_FAMILIES.map((f) => `starts_with(${mime}, "${f}")`).join(' or ')})`,
   categories: ['anomaly', 'body'],
   action: 'block',
   enabled: true,

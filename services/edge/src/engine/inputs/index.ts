@@ -1,4 +1,5 @@
 import { percentDecode, splitPairs } from '../../managed/attacks/decode.ts';
+import { isRawUploadType } from '../../managed/raw-upload-types.ts';
 import type { RequestView } from '../request.ts';
 import { collectJson } from './json.ts';
 import { collectMultipart, multipartBoundary } from './multipart.ts';
@@ -91,8 +92,15 @@ function collectHeaders(view: RequestView, collect: Collect): void {
 function collectBody(view: RequestView, collect: Collect): void {
   const body = view.request.body;
   if (!body || body.length === 0) return;
-  const text = body.toString('utf8');
   const type = (view.header('content-type') ?? '').toLowerCase();
+  const text = body.toString('utf8');
+  // A raw upload's bytes are data, not arguments: read as text, a photo's bytes look like anything. Only a
+  // body that parses as JSON whole is read, as an application that parses any body as JSON would.
+  if (isRawUploadType(type)) {
+    const first = text.trimStart()[0];
+    if (first === '{' || first === '[') collectJson(text, collect);
+    return;
+  }
   if (type.startsWith('application/x-www-form-urlencoded')) {
     collectArgs('body', text, collect);
     return;
