@@ -34,8 +34,18 @@ beforeAll(async () => {
   attacked = await f.zone('attacked.example.com', 'enterprise', 'complete');
   // PL1 with an anomaly threshold of 5 (one critical rule blocks), the neighbour at PL1's default: one CRS
   // profile for both zones (the threshold is applied outside the engine), so each worker loads one engine
+  // The Managed Ruleset's XSS rules run @detectXSS on the event loop (~10 ms for the slow request's field,
+  // not on the pool): off in the attacked zone, so the batch measures the CRS pool alone. Moving the
+  // attack rules' work to the pool is open (issue 40's note).
   await deploy(attacked.id, [
-    { action: 'execute', expression: 'true', action_parameters: { id: EDGE_RULESET } },
+    {
+      action: 'execute',
+      expression: 'true',
+      action_parameters: {
+        id: EDGE_RULESET,
+        overrides: { categories: [{ category: 'xss', enabled: false }] },
+      },
+    },
     {
       action: 'execute',
       expression: 'true',
@@ -184,10 +194,12 @@ describe('the CRS on a worker pool', () => {
     const inline = await decide(Number.MAX_SAFE_INTEGER);
     expect(engine.pool?.evaluated).toBe(evaluatedBefore);
     const pooled = await decide(0);
-    // the attacks the edge ruleset blocks never reach the CRS
-    expect(engine.pool?.evaluated).toBeGreaterThanOrEqual(evaluatedBefore + requests.length - 5);
+    // the requests the edge ruleset blocks (its signatures and attack rules) never reach the CRS
+    const byCrs = (d: unknown) => JSON.stringify(d).includes('Inbound Anomaly Score Exceeded');
+    const blockedByEdge = inline.filter((d) => (d as { status: number }).status === 403 && !byCrs(d)).length;
+    expect(engine.pool?.evaluated).toBeGreaterThanOrEqual(evaluatedBefore + requests.length - blockedByEdge);
     expect(pooled).toEqual(inline);
-    // the five attacks (the edge ruleset) and at least one body the CRS blocks on its score
+    // the five attacks, the two JSON bodies (the edge ruleset) and at least one body the CRS blocks on its score
     expect(inline.filter((d) => (d as { status: number }).status === 403).length).toBeGreaterThanOrEqual(6);
     expect(JSON.stringify(pooled)).toContain('Inbound Anomaly Score Exceeded');
   }, 120_000);
