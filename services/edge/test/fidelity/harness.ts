@@ -1,6 +1,7 @@
 import { MANAGED_PACKAGE_ID, OWASP_PACKAGE_ID } from '../../src/api/waf-legacy/catalogue.ts';
 import type { EdgeRequest } from '../../src/engine/index.ts';
 import type { Verdict } from '../../src/engine/verdict.ts';
+import { ATTACK_RULES } from '../../src/managed/attack-rules.ts';
 import { ANOMALY_CRS_ID, ANOMALY_RULE_ID } from '../../src/managed/owasp.ts';
 import { upgradeWithConfig } from '../migration-helpers.ts';
 import type { ProxyFixture } from '../proxy-fixture.ts';
@@ -12,6 +13,8 @@ export const REASONS = {
   sensitivity:
     'OWASP sensitivity → paranoia level and score threshold (seed: "Old sensitivity to new OWASP settings"; the new ruleset is CRS 3.x at PL2 for High and Default)',
   overrides: 'OWASP group and rule overrides are not migrated (seed: "Not migrated … must be recreated")',
+  newRules:
+    'the new Cloudflare Managed Ruleset\'s attack rules (SQLi/XSS/… by part) have no counterpart in the previous package, so no previous mode maps to them (seed: "The new implementation offers …"; overridable per rule or tag)',
 } as const;
 export type Reason = keyof typeof REASONS;
 
@@ -157,6 +160,8 @@ const scoredRules = (v: Verdict) =>
 const SEED_THRESHOLD: Record<string, number> = { high: 40, medium: 25, low: 40 };
 const LEGACY_THRESHOLDS: Record<string, number[]> = { high: [25, 65], medium: [40, 80], low: [60, 120] };
 
+const ATTACK_RULE_DESCRIPTIONS = new Set(ATTACK_RULES.map((r) => r.description));
+
 /** The threshold an OWASP anomaly decision used ("… (score S, threshold T)"). */
 const thresholdOf = (v: Verdict) => {
   const m = /\(score (\d+), threshold (\d+)\)/.exec(v.terminal?.event.description ?? '');
@@ -174,6 +179,9 @@ function explain(
   migrated: Verdict,
   offRules: ReadonlySet<string>,
 ): Reason | undefined {
+  // Only the terminal decision counts: a new attack rule that blocked what the previous WAF passed.
+  if (!previous.terminal && ATTACK_RULE_DESCRIPTIONS.has(migrated.terminal?.event.description ?? ''))
+    return 'newRules';
   if (!isOwasp(previous) && !isOwasp(migrated)) return undefined;
   // A rule the zone had turned off in the previous OWASP package now scores in the new one.
   const now = scoredRules(migrated);
