@@ -21,8 +21,10 @@ const isUnreserved = (c: number) =>
   c === 0x5f ||
   c === 0x7e;
 
-// RFC 3986 §2.2 gen-delims and sub-delims (`?` and `#` cannot occur in a path that was split off).
-const RESERVED = new Set(":/?#[]@!$&'()*+,;=".split('').map((c) => c.charCodeAt(0)));
+// What a path keeps as written besides unreserved characters: RFC 3986 §3.3 pchar's sub-delims, ':' and
+// '@', and the '/' between segments. '[' and ']' (allowed only in a host) and a literal '?' or '#' are
+// percent-encoded, so the output is a valid path that a second normalisation leaves unchanged.
+const PATH_KEEP = new Set(":/@!$&'()*+,;=".split('').map((c) => c.charCodeAt(0)));
 
 const hexValue = (c: number) =>
   c >= 0x30 && c <= 0x39
@@ -50,7 +52,7 @@ function normalizePercent(path: string): string {
       } else {
         out += '%25';
       }
-    } else if (isUnreserved(c) || RESERVED.has(c)) {
+    } else if (isUnreserved(c) || PATH_KEEP.has(c)) {
       out += path[i];
     } else if (c < 0x100) {
       out += encodeByte(c);
