@@ -26,7 +26,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { countries } from 'countries-list';
 import { placeKey } from '../services/places/src/geocode/place-key.ts';
-import { regionOf } from '../services/places/src/geocode/regions.ts';
+import { regionOf } from '../services/places/src/reference/regions.ts';
 
 const require = createRequire(import.meta.url);
 const OUT = new URL('../services/places/src/geocode/table.tsv', import.meta.url);

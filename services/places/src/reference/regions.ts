@@ -28,7 +28,7 @@ const ABBREVIATIONS: Record<string, Record<string, string>> = {
 };
 
 /**
- * A place's region as the gazetteer (reference/cities.ts) writes it: the postal abbreviation in the US, Canada
+ * A place's region as the gazetteer (cities.ts) and the geocoder's table write it: the postal abbreviation in the US, Canada
  * and Australia, the region's name elsewhere; and the region's name.
  */
 export function regionOf(
