@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { legacyDetectSQLi } from '../packages/seclang/src/detectors/legacy-sqli/legacy-sqli.ts';
 import { detectSQLi } from '../packages/seclang/src/detectors/sqli.ts';
+import { compareDetectors } from './detector-compare.ts';
 import { report } from './report.ts';
 
 const roundsArg = process.argv.indexOf('--rounds');
@@ -42,38 +43,6 @@ const BENIGN_WORDS = [
   'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.',
 ];
 
-type Detector = (input: string) => { match: boolean };
-
-let sink = 0;
-
-/** CPU nanoseconds (user + system, so other processes' load does not count) per call of one pass. */
-function onePass(detect: Detector, inputs: string[]): number {
-  const started = process.cpuUsage();
-  for (const input of inputs) if (detect(input).match) sink++;
-  const used = process.cpuUsage(started);
-  return ((used.user + used.system) * 1000) / inputs.length;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-/** Medians over ROUNDS alternating passes (new, legacy, new…), after a warm-up pass of each. */
-function compare(inputs: string[]): { now: number; legacy: number; ratio: number } {
-  onePass(detectSQLi, inputs);
-  onePass(legacyDetectSQLi, inputs);
-  const now: number[] = [];
-  const legacy: number[] = [];
-  const ratios: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    now.push(onePass(detectSQLi, inputs));
-    legacy.push(onePass(legacyDetectSQLi, inputs));
-    ratios.push(now[round]! / legacy[round]!);
-  }
-  return { now: median(now), legacy: median(legacy), ratio: median(ratios) };
-}
-
 const SETS: Array<[string, string[]]> = [
   ['libinjection attack samples', vectors('sqli-attack-samples.json')],
   ['libinjection false positives', vectors('sqli-false-positives.json')],
@@ -85,7 +54,12 @@ console.log(
   `${'set'.padEnd(32)}${'inputs'.padStart(8)}${'new'.padStart(10)}${'legacy'.padStart(10)}${'ratio'.padStart(8)}`,
 );
 for (const [name, inputs] of SETS) {
-  const { now, legacy, ratio } = compare(inputs);
+  const { now, legacy, ratio } = compareDetectors(
+    (s) => detectSQLi(s).match,
+    (s) => legacyDetectSQLi(s).match,
+    inputs,
+    ROUNDS,
+  );
   console.log(
     `${name.padEnd(32)}${String(inputs.length).padStart(8)}${now.toFixed(0).padStart(10)}${legacy.toFixed(0).padStart(10)}${ratio.toFixed(2).padStart(8)}`,
   );
@@ -99,7 +73,6 @@ for (const [name, inputs] of SETS) {
   });
 }
 
-if (sink < 0) console.log(sink);
 console.log('\nhostile 256 KiB inputs — CPU ns per input character (new detector)');
 for (const unit of ["'", '/*', '--', '(', "\\'", 'a', '1+', '$a$', '\u0000']) {
   const input = unit.repeat(Math.ceil(262_144 / unit.length));

@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { legacyDetectXSS } from '../packages/seclang/src/detectors/legacy-xss/legacy-xss.ts';
 import { detectXSS } from '../packages/seclang/src/detectors/xss.ts';
+import { compareDetectors, median, onePass } from './detector-compare.ts';
 import { report } from './report.ts';
 
 const roundsArg = process.argv.indexOf('--rounds');
@@ -47,36 +48,6 @@ const BENIGN_HTML = [
   '<table><tr><td colspan="2">cell</td></tr></table>',
 ];
 
-let sink = 0;
-
-/** CPU nanoseconds (user + system, so other processes' load does not count) per call of one pass. */
-function onePass(detect: (input: string) => boolean, inputs: string[]): number {
-  const started = process.cpuUsage();
-  for (const input of inputs) if (detect(input)) sink++;
-  const used = process.cpuUsage(started);
-  return ((used.user + used.system) * 1000) / inputs.length;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-/** Medians over ROUNDS alternating passes (new, legacy, new…), after a warm-up pass of each. */
-function compare(inputs: string[]): { now: number; legacy: number; ratio: number } {
-  onePass(detectXSS, inputs);
-  onePass(legacyDetectXSS, inputs);
-  const now: number[] = [];
-  const legacy: number[] = [];
-  const ratios: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    now.push(onePass(detectXSS, inputs));
-    legacy.push(onePass(legacyDetectXSS, inputs));
-    ratios.push(now[round]! / legacy[round]!);
-  }
-  return { now: median(now), legacy: median(legacy), ratio: median(ratios) };
-}
-
 const SETS: Array<[string, string[]]> = [
   ['libinjection XSS samples', vectors('xss-samples.json')],
   ['libinjection SQLi samples + false positives', vectors('xss-other-samples.json')],
@@ -87,7 +58,7 @@ const SETS: Array<[string, string[]]> = [
 console.log(`@detectXSS, CPU ns per call, median of ${ROUNDS} rounds (new = libinjection model)`);
 console.log('set'.padEnd(46), 'inputs'.padStart(7), 'new'.padStart(9), 'legacy'.padStart(9), 'new/legacy');
 for (const [name, inputs] of SETS) {
-  const { now, legacy, ratio } = compare(inputs);
+  const { now, legacy, ratio } = compareDetectors(detectXSS, legacyDetectXSS, inputs, ROUNDS);
   console.log(
     name.padEnd(46),
     String(inputs.length).padStart(7),
@@ -113,4 +84,3 @@ for (const unit of HOSTILE) {
   for (let round = 0; round < 5; round++) times.push(onePass(detectXSS, [input]) / input.length);
   console.log(JSON.stringify(unit).padEnd(16), median(times).toFixed(1).padStart(7));
 }
-if (sink < 0) console.log(sink);
